@@ -1,0 +1,136 @@
+/// An ordered list of HTTP header fields with case-insensitive lookup.
+///
+/// Unlike `HTTPURLResponse.allHeaderFields`, which is a case-sensitive dictionary, this type keeps
+/// every field in order, allows repeated names, and finds a field whatever its casing:
+///
+/// ```swift
+/// let type = response.headers["content-type"]      // "application/json"
+/// let cookies = response.headers.values(for: "Set-Cookie")
+/// ```
+public struct HTTPHeaders: Sendable, Hashable {
+    /// One header field: a name as written and its value.
+    public struct Field: Sendable, Hashable {
+        /// The field name, with its original casing.
+        public var name: String
+        /// The field value.
+        public var value: String
+
+        /// Creates a field.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The fields in order.
+    public private(set) var fields: [Field]
+
+    /// Creates an empty list.
+    public init() { fields = [] }
+
+    /// Creates a list from fields, keeping their order and repeats.
+    public init(_ fields: [Field]) { self.fields = fields }
+
+    /// Creates a list from a dictionary; fields are ordered by name so the result is deterministic.
+    public init(_ dictionary: [String: String]) {
+        fields = dictionary.sorted { $0.key.lowercased() < $1.key.lowercased() }
+            .map { Field(name: $0.key, value: $0.value) }
+    }
+
+    /// The value of the field named `name` (any casing), or `nil`.
+    ///
+    /// Repeated fields are joined with `", "`, as RFC 9110 allows; read `Set-Cookie` with
+    /// ``values(for:)`` instead, because cookie dates contain commas. Setting a value replaces every
+    /// field of that name; setting `nil` removes them.
+    public subscript(name: String) -> String? {
+        get {
+            let found = values(for: name)
+            return found.isEmpty ? nil : found.joined(separator: ", ")
+        }
+        set {
+            if let newValue {
+                replace(name: name, value: newValue)
+            } else {
+                remove(name: name)
+            }
+        }
+    }
+
+    /// Every value of the fields named `name` (any casing), in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    /// Whether a field named `name` (any casing) is present.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    /// Appends a field, keeping any earlier field of the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field named `name` with one field, at the position of the first.
+    public mutating func replace(name: String, value: String) {
+        if let first = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
+            fields[first] = Field(name: name, value: value)
+            var index = fields.index(after: first)
+            while index < fields.endIndex {
+                if fields[index].name.caseInsensitiveEquals(name) {
+                    fields.remove(at: index)
+                } else {
+                    index = fields.index(after: index)
+                }
+            }
+        } else {
+            add(name: name, value: value)
+        }
+    }
+
+    /// Removes every field named `name` (any casing).
+    public mutating func remove(name: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    /// The fields as a dictionary; repeated names are joined with `", "`, names keep their first casing.
+    public var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        var canonical: [String: String] = [:]
+        for field in fields {
+            let key = field.name.lowercased()
+            if let name = canonical[key], let existing = result[name] {
+                result[name] = existing + ", " + field.value
+            } else {
+                canonical[key] = field.name
+                result[field.name] = field.value
+            }
+        }
+        return result
+    }
+}
+
+extension HTTPHeaders: Sequence {
+    /// Iterates the fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+}
+
+extension HTTPHeaders: ExpressibleByDictionaryLiteral {
+    /// Creates a list from a literal, keeping the literal's order: `["Accept": "text/plain"]`.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+}
+
+extension HTTPHeaders: CustomStringConvertible {
+    /// The fields as `Name: value` lines.
+    public var description: String {
+        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+    }
+}

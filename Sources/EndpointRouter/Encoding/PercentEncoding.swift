@@ -1,0 +1,80 @@
+/// Percent-encoding written byte by byte, because Foundation's helpers each leave a trap:
+/// `URLComponents.queryItems` sends `+` raw (servers read it as a space) and
+/// `percentEncodedQueryItems` traps on a stray `%`.
+enum PercentEncoding {
+    /// RFC 3986 unreserved characters: the only ones that mean the same everywhere in a URL.
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Characters a path may hold literally (RFC 3986 `pchar` plus `/`).
+    static func isPathAllowed(_ byte: UInt8) -> Bool {
+        if isUnreserved(byte) { return true }
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+             UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+             UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Characters a query may hold literally (`pchar`, `/` and `?`).
+    static func isQueryAllowed(_ byte: UInt8) -> Bool {
+        isPathAllowed(byte) || byte == UInt8(ascii: "?")
+    }
+
+    /// Encodes every byte outside the unreserved set: for one query key or value, or one path segment.
+    static func encodeComponent(_ text: String) -> String {
+        encode(text, keepingValidEscapes: false, allowed: isUnreserved)
+    }
+
+    /// Encodes bytes the allowed set does not cover, but keeps well-formed `%XX` escapes
+    /// (a bare `%` becomes `%25`), so text that is already encoded is not encoded twice.
+    static func normalize(_ text: String, allowed: (UInt8) -> Bool) -> String {
+        encode(text, keepingValidEscapes: true, allowed: allowed)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func encode(_ text: String, keepingValidEscapes: Bool, allowed: (UInt8) -> Bool) -> String {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if allowed(byte) {
+                output.append(byte)
+            } else if keepingValidEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+                      isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
+                output.append(contentsOf: bytes[index...index + 2])
+                index += 2
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            }
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    static func isHex(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+             UInt8(ascii: "a")...UInt8(ascii: "f"):
+            return true
+        default:
+            return false
+        }
+    }
+}

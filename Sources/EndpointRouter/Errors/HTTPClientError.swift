@@ -1,0 +1,94 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Everything that can go wrong with a request, as one typed error.
+///
+/// Every request answers with `Result<T, HTTPClientError>`, so a `switch` covers every failure:
+///
+/// ```swift
+/// switch await GitHubAPI.user("octocat").request(type: User.self) {
+/// case .success(let user): show(user)
+/// case .failure(.unacceptableStatusCode(let response)) where response.statusCode == 404: showNotFound()
+/// case .failure(let error): show(error.localizedDescription)
+/// }
+/// ```
+public enum HTTPClientError: Error, Sendable, Equatable {
+    /// `host`, `path` or `endpoint` cannot form an http(s) URL; the text says why.
+    case badURL(String)
+    /// A header name or value is invalid (CR, LF, NUL, illegal name characters) or reserved; the text
+    /// names the header. Nothing was sent.
+    case invalidHeader(String)
+    /// The parameters or body cannot be encoded; the text names the value and what to do.
+    case encodingFailed(String)
+    /// The connection failed: refused, DNS, TLS, lost, too many redirects, ... The `URLError`
+    /// is kept (on Linux its text is libcurl's).
+    case transport(URLError)
+    /// The request's deadline (`timeout`) passed before the response arrived.
+    case timedOut
+    /// The Swift `Task` was cancelled, or the request handle's `cancel()` was called.
+    case cancelled
+    /// The answer was not an HTTP response.
+    case invalidResponse
+    /// The status code is outside `acceptableStatusCodes`; the response carries status, headers and
+    /// body, so an API's error payload can be read with ``EndpointResponse/decode(_:using:)``.
+    case unacceptableStatusCode(EndpointResponse<Data>)
+    /// The body could not be decoded into the requested type; the text gives the coding path and reason.
+    case decodingFailed(EndpointResponse<Data>, String)
+
+    /// The response that came with the error, if one arrived.
+    public var response: EndpointResponse<Data>? {
+        switch self {
+        case .unacceptableStatusCode(let response), .decodingFailed(let response, _): response
+        default: nil
+        }
+    }
+}
+
+extension HTTPClientError: LocalizedError {
+    /// A sentence saying what went wrong and, where it helps, what to do about it.
+    public var errorDescription: String? {
+        switch self {
+        case .badURL(let reason):
+            return "Bad URL: \(reason)"
+        case .invalidHeader(let reason):
+            return "Invalid header: \(reason)"
+        case .encodingFailed(let reason):
+            return "Encoding failed: \(reason)"
+        case .transport(let error):
+            return "The connection failed (URLError \(error.code.rawValue)): \(error.localizedDescription)"
+        case .timedOut:
+            return "The request timed out; raise the endpoint's `timeout` or check that the server answers."
+        case .cancelled:
+            return "The request was cancelled."
+        case .invalidResponse:
+            return "The server's answer was not an HTTP response."
+        case .unacceptableStatusCode(let response):
+            let url = response.url?.absoluteString ?? "the server"
+            return "\(url) answered with status \(response.statusCode)" + Self.bodyPreview(response.data)
+        case .decodingFailed(let response, let reason):
+            return "Could not decode the response of status \(response.statusCode): \(reason)"
+        }
+    }
+
+    private static func bodyPreview(_ data: Data) -> String {
+        guard !data.isEmpty else { return "." }
+        let text = String(decoding: data.prefix(200), as: UTF8.self)
+        return ": \(text)\(data.count > 200 ? "…" : "")"
+    }
+}
+
+extension HTTPClientError: CustomStringConvertible {
+    /// The same text as ``errorDescription``.
+    public var description: String { errorDescription ?? "HTTPClientError" }
+}
+
+extension URLError {
+    /// A `URLError` whose description is the given sentence, for failures the library detects itself.
+    static func described(_ code: URLError.Code, _ text: String, url: URL? = nil) -> URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: text]
+        if let url { info[NSURLErrorFailingURLErrorKey] = url }
+        return URLError(code, userInfo: info)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Turns what a transport received into the caller's typed result: status validation, then decoding.
+enum ResponseDecoding {
+    static func decode<T: Decodable>(
+        _ type: T.Type,
+        from received: HTTPTransportResponse,
+        request: URLRequest,
+        acceptableStatusCodes: Range<Int>,
+        decoder: JSONDecoder
+    ) -> Result<EndpointResponse<T>, HTTPClientError> {
+        let raw = EndpointResponse(value: received.body, statusCode: received.statusCode, headers: received.headers,
+                                   data: received.body, request: request, url: received.url ?? request.url)
+        guard acceptableStatusCodes.contains(received.statusCode) else {
+            return .failure(.unacceptableStatusCode(raw))
+        }
+        // Data, String and EmptyResponse are answered without a decoder, so raw bodies, text and
+        // bodiless responses (204, HEAD) never fail as "not valid JSON".
+        if let value = received.body as? T {
+            return .success(raw.map { _ in value })
+        }
+        if T.self == String.self {
+            guard let text = String(data: received.body, encoding: .utf8), let value = text as? T else {
+                return .failure(.decodingFailed(raw, "the body is not valid UTF-8 text"))
+            }
+            return .success(raw.map { _ in value })
+        }
+        if let value = EmptyResponse() as? T {
+            return .success(raw.map { _ in value })
+        }
+        do {
+            let value = try decoder.decode(T.self, from: received.body)
+            return .success(raw.map { _ in value })
+        } catch {
+            return .failure(.decodingFailed(raw, DecodingFailure.describe(error, type: T.self, body: received.body)))
+        }
+    }
+}
+
+/// Writes a `DecodingError` as one sentence with the coding path, so the failing field is obvious.
+enum DecodingFailure {
+    static func describe(_ error: any Error, type: Any.Type, body: Data) -> String {
+        if body.isEmpty {
+            return "expected \(type) but the response body is empty; request EmptyResponse if no body is expected"
+        }
+        guard let decodingError = error as? DecodingError else {
+            return "\(error)"
+        }
+        switch decodingError {
+        case .typeMismatch(let expected, let context):
+            return "type mismatch at \(path(context.codingPath)): expected \(expected); \(context.debugDescription)"
+        case .valueNotFound(let expected, let context):
+            return "missing value at \(path(context.codingPath)): expected \(expected); \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "missing key '\(key.stringValue)' at \(path(context.codingPath))"
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { " (\($0.localizedDescription))" } ?? ""
+            return "invalid data at \(path(context.codingPath)): \(context.debugDescription)\(underlying)"
+        @unknown default:
+            return "\(decodingError)"
+        }
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        guard !codingPath.isEmpty else { return "the top level" }
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return "'\(text)'"
+    }
+}
