@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import EndpointRouter
+
+@Suite("Headers")
+struct HeaderTests {
+    @Test func defaultsAreAcceptJSONAndALibraryUserAgent() throws {
+        let request = try TestEndpoint(endpoint: "x").makeURLRequest()
+        #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
+        #expect(request.value(forHTTPHeaderField: "User-Agent") == "EndpointRouter/\(libraryVersion)")
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == nil)
+    }
+
+    @Test func endpointHeadersOverrideDefaultsWhateverTheirCasing() throws {
+        let request = try TestEndpoint(endpoint: "x", headers: ["accept": "text/csv", "X-Token": "abc"]).makeURLRequest()
+        #expect(request.value(forHTTPHeaderField: "Accept") == "text/csv")
+        #expect(request.value(forHTTPHeaderField: "x-token") == "abc")
+        #expect(request.allHTTPHeaderFields?.keys.filter { $0.lowercased() == "accept" }.count == 1)
+    }
+
+    static let invalid: [(String, String, String)] = [
+        ("X-A\r\nX-Injected", "v", "not a valid token"),
+        ("X A", "v", "not a valid token"),
+        ("X:A", "v", "not a valid token"),
+        ("", "v", "not a valid token"),
+        ("Ünicode", "v", "not a valid token"),
+        ("X-Token", "ok\r\nX-Injected: 1", "line break"),
+        ("X-Token", "ok\nx", "line break"),
+        ("X-Token", "ok\0x", "NUL"),
+        ("X-Token", "bell\u{07}", "control character"),
+        ("Content-Length", "3", "set by the transport"),
+        ("transfer-encoding", "chunked", "set by the transport"),
+        ("Host", "evil.example", "set by the transport"),
+        ("Connection", "close", "set by the transport"),
+    ]
+
+    @Test(arguments: invalid)
+    func invalidOrReservedHeadersAreRefused(_ name: String, _ value: String, _ reason: String) {
+        let error = #expect(throws: HTTPClientError.self) {
+            try TestEndpoint(endpoint: "x", headers: [name: value]).makeURLRequest()
+        }
+        guard case .invalidHeader(let message) = error else {
+            Issue.record("expected .invalidHeader, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains(reason), "\(message)")
+        #expect(!message.contains("\r") && !message.contains("\n"))
+    }
+
+    @Test func valuesWithTabsSpacesAndUTF8AreAllowed() throws {
+        let request = try TestEndpoint(endpoint: "x", headers: ["X-A": " a\tb ", "X-B": "héllo ✓", "X-C": ""]).makeURLRequest()
+        #expect(request.value(forHTTPHeaderField: "X-A") == " a\tb ")
+        #expect(request.value(forHTTPHeaderField: "X-B") == "héllo ✓")
+    }
+
+    @Test func httpHeadersIsOrderedMultiValueAndCaseInsensitive() {
+        var headers: HTTPHeaders = ["Set-Cookie": "a=1", "Content-Type": "application/json"]
+        headers.add(name: "set-cookie", value: "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
+        #expect(headers["content-type"] == "application/json")
+        #expect(headers["SET-COOKIE"] == "a=1, b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
+        #expect(headers.values(for: "Set-Cookie") == ["a=1", "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT"])
+        #expect(headers.fields.map(\.name) == ["Set-Cookie", "Content-Type", "set-cookie"])
+        headers["CONTENT-TYPE"] = "text/plain"
+        #expect(headers.fields.map(\.name) == ["Set-Cookie", "CONTENT-TYPE", "set-cookie"])
+        headers["set-cookie"] = nil
+        #expect(headers.fields.map(\.name) == ["CONTENT-TYPE"])
+        #expect(headers.dictionary == ["CONTENT-TYPE": "text/plain"])
+        #expect(!headers.contains("Set-Cookie"))
+    }
+}

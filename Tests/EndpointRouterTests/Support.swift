@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import EndpointRouter
+
+/// An endpoint whose every property is a stored value, so each test row can say exactly what it sets.
+struct TestEndpoint: HTTPClient {
+    var host = "https://api.example.com"
+    var path = ""
+    var endpoint = ""
+    var method: HTTPMethod = .get
+    var parameters: [String: Any]?
+    var headers: [String: String]?
+    var parameterEncoding: ParameterEncoding = .automatic
+    var queryStyle: QueryStyle = .default
+    var body: RequestBody?
+    var timeout: TimeInterval?
+    var acceptableStatusCodes: Range<Int> = 200..<300
+    var transport: any HTTPTransport = URLSessionTransport.shared
+    var middlewares: [any HTTPMiddleware] = []
+}
+
+/// A transport answering from a closure, for tests of the pipeline above the transport.
+struct ClosureTransport: HTTPTransport {
+    let handler: @Sendable (URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse
+    func send(_ request: URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse {
+        try await handler(request)
+    }
+}
+
+extension URLRequest {
+    var bodyText: String? { httpBody.map { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// The directory of shared payloads, found from this file so tests run from any working directory.
+let fixturesDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
+func fixture(_ name: String) throws -> Data {
+    try Data(contentsOf: fixturesDirectory.appendingPathComponent(name))
+}
+
+struct Todo: Codable, Equatable, Sendable {
+    let userId: Int
+    let id: Int
+    let title: String
+    let completed: Bool
+}
+
+struct APIError: Codable, Equatable, Sendable {
+    let error: String
+    let message: String
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
