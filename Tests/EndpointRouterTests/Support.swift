@@ -60,3 +60,19 @@ extension Result {
         return nil
     }
 }
+
+import HTTPTestServer
+
+extension TestServer {
+    /// Waits without blocking a thread: the cooperative pool has as many threads as cores (2 here),
+    /// so a blocking wait in two parallel tests would stall every other test.
+    func received(_ count: Int, within seconds: Double = 5) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+        while requests.count < count {
+            if clock.now > deadline { return false }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return true
+    }
+}

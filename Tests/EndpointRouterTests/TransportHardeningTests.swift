@@ -148,7 +148,7 @@ struct TransportHardeningTests {
         defer { server.stop() }
         let endpoint = TestEndpoint(host: server.baseURL, endpoint: "slow")
         let task = Task { await endpoint.request(type: Data.self) }
-        #expect(server.waitForRequests(count: 1, timeout: 5))
+        #expect(await server.received(1))
         let clock = ContinuousClock()
         let start = clock.now
         task.cancel()

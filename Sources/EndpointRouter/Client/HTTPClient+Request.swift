@@ -13,7 +13,11 @@ extension HTTPClient {
     ///
     /// `Data` receives the raw body, `String` the UTF-8 text and ``EmptyResponse`` accepts any or no
     /// body; other types decode with ``decoder``. Cancelling the calling `Task` cancels the request.
-    public func request<T: Decodable>(type: T.Type) async -> Result<T, HTTPClientError> {
+    ///
+    /// It starts on the caller's actor (so a `@MainActor` model can hold a non-`Sendable` service
+    /// value and call it); sending and decoding then run off that actor.
+    nonisolated(nonsending)
+    public func request<T: Decodable & SendableMetatype>(type: T.Type) async -> Result<T, HTTPClientError> {
         await response(type: type).map(\.value)
     }
 
@@ -23,7 +27,8 @@ extension HTTPClient {
     /// let response = try await TodoAPI.list(userId: nil).response(type: [Todo].self).get()
     /// let total = response.headers["X-Total-Count"]
     /// ```
-    public func response<T: Decodable>(type: T.Type) async -> Result<EndpointResponse<T>, HTTPClientError> {
+    nonisolated(nonsending)
+    public func response<T: Decodable & SendableMetatype>(type: T.Type) async -> Result<EndpointResponse<T>, HTTPClientError> {
         if Task.isCancelled { return .failure(.cancelled) }
         switch prepare() {
         case .success(let prepared): return await prepared.run(type)
@@ -89,7 +94,7 @@ struct PreparedRequest: Sendable {
     let acceptableStatusCodes: Range<Int>
     let decoder: JSONDecoder
 
-    func run<T: Decodable>(_ type: T.Type) async -> Result<EndpointResponse<T>, HTTPClientError> {
+    func run<T: Decodable & SendableMetatype>(_ type: T.Type) async -> sending Result<EndpointResponse<T>, HTTPClientError> {
         let received = await Deadline.capture { () throws(HTTPClientError) in try await chain.send(request) }
         if Task.isCancelled { return .failure(.cancelled) }
         switch received {

@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import EndpointRouter
+
+@Suite("Redirect policy")
+struct RedirectPolicyTests {
+    let policy = RedirectPolicy(maximumHops: 10)
+
+    func request(_ url: String, method: String = "GET") throws -> URLRequest {
+        var request = URLRequest(url: try #require(URL(string: url)))
+        request.httpMethod = method
+        request.setValue("Bearer T", forHTTPHeaderField: "Authorization")
+        request.setValue("a=1", forHTTPHeaderField: "Cookie")
+        return request
+    }
+
+    func redirect(_ status: Int, to location: String) -> HTTPTransportResponse {
+        HTTPTransportResponse(statusCode: status, headers: ["Location": location])
+    }
+
+    @Test func httpsToHttpIsRefused() throws {
+        let error = #expect(throws: HTTPClientError.self) {
+            try policy.nextRequest(after: redirect(302, to: "http://api.example.com/x"),
+                                   to: request("https://api.example.com/a"), hopsSoFar: 0)
+        }
+        guard case .transport(let urlError) = error else {
+            Issue.record("expected .transport, got \(String(describing: error))")
+            return
+        }
+        #expect(urlError.localizedDescription.contains("https to http"))
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "ftp://example.com/x", "javascript:alert(1)"])
+    func nonHTTPTargetsAreRefused(_ location: String) throws {
+        #expect(throws: HTTPClientError.self) {
+            try policy.nextRequest(after: redirect(302, to: location), to: request("http://api.example.com/a"), hopsSoFar: 0)
+        }
+    }
+
+    @Test(arguments: [
+        ("http://api.example.com/a", "/b", true),
+        ("http://api.example.com/a", "http://API.example.com:80/b", true),
+        ("http://api.example.com/a", "http://api.example.com:8080/b", false),
+        ("http://api.example.com/a", "http://other.example.com/b", false),
+        ("http://api.example.com/a", "https://api.example.com/b", false),
+    ])
+    func credentialsFollowOnlyTheSameOrigin(_ from: String, _ location: String, _ keeps: Bool) throws {
+        let next = try #require(try policy.nextRequest(after: redirect(307, to: location), to: request(from), hopsSoFar: 0))
+        #expect((next.value(forHTTPHeaderField: "Authorization") != nil) == keeps)
+        #expect((next.value(forHTTPHeaderField: "Cookie") != nil) == keeps)
+    }
+
+    @Test func headStaysHeadOn303() throws {
+        let next = try policy.nextRequest(after: redirect(303, to: "/b"), to: request("http://x.example/a", method: "HEAD"), hopsSoFar: 0)
+        #expect(next?.httpMethod == "HEAD")
+    }
+
+    @Test func nonRedirectsAndRedirectsWithoutLocationAreResponses() throws {
+        #expect(try policy.nextRequest(after: HTTPTransportResponse(statusCode: 302), to: request("http://x.example/a"), hopsSoFar: 0) == nil)
+        #expect(try policy.nextRequest(after: redirect(200, to: "/b"), to: request("http://x.example/a"), hopsSoFar: 0) == nil)
+        #expect(try policy.nextRequest(after: redirect(304, to: "/b"), to: request("http://x.example/a"), hopsSoFar: 0) == nil)
+    }
+}
