@@ -26,6 +26,8 @@ struct URLBuildingTests {
         Row(host: "https://api.example.com", path: "", endpoint: "todos?q=a b#frag", expected: "https://api.example.com/todos?q=a%20b"),
         Row(host: "https://api.example.com", path: "", endpoint: "todos#top", expected: "https://api.example.com/todos"),
         Row(host: "HTTPS://API.example.com", path: "", endpoint: "x", expected: "https://API.example.com/x"),
+        Row(host: "http://[::1]:8080", path: "", endpoint: "x", expected: "http://[::1]:8080/x"),
+        Row(host: " https://api.example.com ", path: "", endpoint: "x", expected: "https://api.example.com/x"),
         Row(host: "https://api.example.com", path: "", endpoint: "users/\(segment: "../admin?x=1#y")",
             expected: "https://api.example.com/users/..%2Fadmin%3Fx%3D1%23y"),
         Row(host: "https://api.example.com", path: "", endpoint: "users/\(segment: "..")/x",
