@@ -215,6 +215,23 @@ struct TransportHardeningTests {
         #expect(server.requests.isEmpty)
     }
 
+    @Test(arguments: [Double.nan, -1, 0, .infinity, 1e300])
+    func absurdTimeoutFromAMiddlewareCannotTrap(_ seconds: Double) async throws {
+        struct SetTimeout: HTTPMiddleware {
+            let seconds: Double
+            func intercept(_ request: URLRequest, next: Next) async throws(HTTPClientError) -> HTTPTransportResponse {
+                var request = request
+                request.timeoutInterval = seconds
+                return try await next(request)
+            }
+        }
+        let server = try TestServer(response: .json("{}"))
+        defer { server.stop() }
+        let result = await TestEndpoint(host: server.baseURL, endpoint: "x", middlewares: [SetTimeout(seconds: seconds)])
+            .request(type: EmptyResponse.self)
+        #expect(result == .success(EmptyResponse()))
+    }
+
     @Test func shutDownTransportAnswersWithATypedError() async throws {
         let server = try TestServer(response: .json("{}"))
         defer { server.stop() }

@@ -8,12 +8,18 @@ enum Deadline {
     /// The longest deadline honoured, so nanosecond arithmetic can never overflow.
     static let maximumSeconds: TimeInterval = 1_000_000_000
 
+    /// The deadline honoured for a requested one: NaN, negative or zero values (which a middleware
+    /// could write into a `URLRequest`) fall back to Foundation's 60 s, huge ones are capped.
+    static func seconds(_ requested: TimeInterval) -> TimeInterval {
+        requested.isFinite && requested > 0 ? min(requested, maximumSeconds) : 60
+    }
+
     /// Runs `operation`, cancelling it and throwing `.timedOut` if it outlives `seconds`.
     static func run<T: Sendable>(
         seconds: TimeInterval,
         _ operation: @escaping @Sendable () async throws(HTTPClientError) -> T
     ) async throws(HTTPClientError) -> T {
-        let limit = seconds.isFinite && seconds > 0 ? min(seconds, maximumSeconds) : 60
+        let limit = Self.seconds(seconds)
         let outcome = await withTaskGroup(of: Result<T, HTTPClientError>?.self) { group in
             group.addTask { await capture(operation) }
             group.addTask {

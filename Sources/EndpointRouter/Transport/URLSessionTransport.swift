@@ -97,7 +97,8 @@ public final class URLSessionTransport: HTTPTransport {
     private func exchange(_ request: URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse {
         var hop = request
         // The library's deadline governs; URLSession's whole-second idle timer must never fire first.
-        hop.timeoutInterval = min(request.timeoutInterval.rounded(.up), Deadline.maximumSeconds) + 1
+        // (URLSession on Linux converts it with `Int(...)`, which would trap on NaN: hence the sanitising.)
+        hop.timeoutInterval = Deadline.seconds(request.timeoutInterval).rounded(.up) + 1
         hop.httpShouldHandleCookies = false
         hop.cachePolicy = .reloadIgnoringLocalCacheData
         let exchange = Exchange()
