@@ -57,7 +57,7 @@ extension HTTPClientError: LocalizedError {
         case .encodingFailed(let reason):
             return "Encoding failed: \(reason)"
         case .transport(let error):
-            return "The connection failed (URLError \(error.code.rawValue)): \(error.localizedDescription)"
+            return "Transport error (URLError \(error.code.rawValue)): \(error.localizedDescription)"
         case .timedOut:
             return "The request timed out; raise the endpoint's `timeout` or check that the server answers."
         case .cancelled:

@@ -4,13 +4,13 @@ import Foundation
 ///
 /// URLSession's `timeoutInterval` is an idle timeout truncated to whole seconds on Linux (0.5 s fails
 /// at once, 1.9 s becomes 1 s), so the library races the operation against its own clock instead.
-enum Deadline {
+package enum Deadline {
     /// The longest deadline honoured, so nanosecond arithmetic can never overflow.
-    static let maximumSeconds: TimeInterval = 1_000_000_000
+    package static let maximumSeconds: TimeInterval = 1_000_000_000
 
     /// The deadline honoured for a requested one: NaN, negative or zero values (which a middleware
     /// could write into a `URLRequest`) fall back to Foundation's 60 s, huge ones are capped.
-    static func seconds(_ requested: TimeInterval) -> TimeInterval {
+    package static func seconds(_ requested: TimeInterval) -> TimeInterval {
         requested.isFinite && requested > 0 ? min(requested, maximumSeconds) : 60
     }
 

@@ -1,0 +1,160 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import EndpointRouter
+
+/// The text format of one recorded exchange, meant to be read in code review:
+///
+/// ```text
+/// GET https://api.example.com/todos/1?api_key=REDACTED HTTP/1.1
+/// Accept: application/json
+/// Authorization: REDACTED
+///
+/// ### response
+/// HTTP/1.1 200 OK
+/// Content-Type: application/json
+///
+/// {"id":1,"title":"Write tests"}
+/// ```
+///
+/// The request part is for people; replay reads only the response. The response body runs to the
+/// end of the file byte for byte (no newline is added), or, when it is not UTF-8 text, follows a
+/// `[base64]` line as base64.
+enum ExchangeFile {
+    static let separator = "### response"
+    static let base64Marker = "[base64]"
+
+    static func render(request: URLRequest, response: HTTPTransportResponse, redaction: Redaction) -> Data {
+        let query = redaction.encodedQuery(RequestTarget.encodedQuery(of: request.url)).map { "?" + $0 } ?? ""
+        let origin = request.url.flatMap(origin(of:)) ?? ""
+        let target = origin + RequestTarget.encodedPath(of: request.url) + query
+        var text = "\(request.httpMethod ?? "GET") \(target) HTTP/1.1\n"
+        text += headerLines(redaction.headers(HTTPHeaders(request.allHTTPHeaderFields ?? [:])))
+        text += "\n"
+        let body = request.httpBody ?? Data()
+        if !body.isEmpty {
+            text += requestBodyText(body)
+            if !text.hasSuffix("\n") { text += "\n" }
+        }
+        text += separator + "\n"
+        text += "HTTP/1.1 \(response.statusCode)\(reasonPhrase(response.statusCode).map { " " + $0 } ?? "")\n"
+        text += headerLines(redaction.headers(response.headers))
+        text += "\n"
+        var data = Data(text.utf8)
+        if isPlainText(response.body) {
+            data.append(response.body)
+        } else {
+            data.append(Data((base64Marker + "\n").utf8))
+            data.append(Data(response.body.base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed]).utf8))
+            data.append(Data("\n".utf8))
+        }
+        return data
+    }
+
+    /// The recorded response, or why the file is not a recording.
+    static func parseResponse(_ file: Data) -> Result<(status: Int, headers: HTTPHeaders, body: Data), ParseError> {
+        let bytes = [UInt8](file)
+        let marker = Array(("\n" + separator + "\n").utf8)
+        guard let start = firstIndex(of: marker, in: bytes) else {
+            return .failure(ParseError("it has no '\(separator)' line"))
+        }
+        var cursor = start + marker.count
+        var lines: [String] = []
+        while true {
+            guard let end = bytes[cursor...].firstIndex(of: UInt8(ascii: "\n")) else {
+                return .failure(ParseError("the response headers do not end with a blank line"))
+            }
+            // A CR before the LF is tolerated in the head, in case a tool rewrote line endings.
+            var line = String(decoding: bytes[cursor..<end], as: UTF8.self)
+            if line.hasSuffix("\r") { line.removeLast() }
+            cursor = end + 1
+            if line.isEmpty { break }
+            lines.append(line)
+        }
+        guard let statusLine = lines.first else { return .failure(ParseError("the status line is missing")) }
+        let words = statusLine.split(separator: " ")
+        guard words.count >= 2, words[0].hasPrefix("HTTP/"), let status = Int(words[1]) else {
+            return .failure(ParseError("'\(statusLine)' is not a status line such as 'HTTP/1.1 200 OK'"))
+        }
+        var headers = HTTPHeaders()
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else {
+                return .failure(ParseError("the header line '\(line)' has no ':'"))
+            }
+            let value = line[line.index(after: colon)...].drop { $0 == " " }
+            headers.add(name: String(line[..<colon]), value: String(value))
+        }
+        var body = Data(bytes[cursor...])
+        let base64Prefix = Data((base64Marker + "\n").utf8)
+        if body.starts(with: base64Prefix) {
+            guard let decoded = Data(base64Encoded: body.dropFirst(base64Prefix.count), options: .ignoreUnknownCharacters) else {
+                return .failure(ParseError("the body after '\(base64Marker)' is not valid base64"))
+            }
+            body = decoded
+        }
+        return .success((status, headers, body))
+    }
+
+    /// The request line's target (`https://host/path?query`), for the replay of redacted queries.
+    static func requestTarget(_ file: Data) -> String? {
+        guard let end = file.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let words = String(decoding: file[..<end], as: UTF8.self).split(separator: " ")
+        return words.count >= 2 ? String(words[1]) : nil
+    }
+
+    struct ParseError: Error {
+        let reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// UTF-8 that cannot be mistaken for the base64 form when read back.
+    private static func isPlainText(_ body: Data) -> Bool {
+        String(data: body, encoding: .utf8) != nil && !body.starts(with: Data((base64Marker + "\n").utf8))
+    }
+
+    /// Text bodies are shown unless a line could be taken for the separator; the request body is
+    /// informational, so a stand-in is enough then.
+    private static func requestBodyText(_ body: Data) -> String {
+        guard let text = String(data: body, encoding: .utf8) else {
+            return "<binary body of \(body.count) bytes, not shown>"
+        }
+        if text.split(separator: "\n", omittingEmptySubsequences: false).contains(where: { $0 == separator }) {
+            return "<body of \(body.count) bytes, not shown: it contains a '\(separator)' line>"
+        }
+        return text
+    }
+
+    /// Written for readers only. Not `HTTPURLResponse.localizedString(forStatusCode:)`, whose text
+    /// differs between platforms and would make the same recording differ too.
+    private static func reasonPhrase(_ status: Int) -> String? {
+        let phrases = [
+            200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 206: "Partial Content",
+            301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
+            307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized",
+            403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 409: "Conflict", 410: "Gone",
+            412: "Precondition Failed", 415: "Unsupported Media Type", 422: "Unprocessable Content",
+            429: "Too Many Requests", 500: "Internal Server Error", 501: "Not Implemented",
+            502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
+        ]
+        return phrases[status]
+    }
+
+    private static func headerLines(_ headers: HTTPHeaders) -> String {
+        headers.fields.map { "\($0.name): \($0.value)\n" }.joined()
+    }
+
+    private static func origin(of url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              let scheme = components.scheme, let host = components.percentEncodedHost else { return nil }
+        return "\(scheme)://\(host)\(components.port.map { ":\($0)" } ?? "")"
+    }
+
+    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard needle.count <= haystack.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+}

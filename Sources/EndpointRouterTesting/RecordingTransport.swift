@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import EndpointRouter
+
+/// A transport that passes requests on to another one and writes each exchange to a text file, so
+/// that a ``ReplayTransport`` can answer the same requests later without the network.
+///
+/// ```swift
+/// let recorder = RecordingTransport(wrapping: URLSessionTransport.shared, directory: recordings,
+///                                   redactingHeaders: ["X-Api-Key"], redactingQueryKeys: ["api_key"])
+/// _ = try await withTransport(recorder) { try await TodoAPI.todo(id: 1).request(type: Todo.self).get() }
+/// // recordings/GET_todos_1_3fa9c2d1.http now holds the request and the response
+/// ```
+///
+/// Files are named by ``fileName(for:)``: method, path and a hash of path, query and body, so one
+/// file per distinct request; recording the same request again replaces its file. Before anything
+/// is written, `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the headers in
+/// `redactingHeaders` have their values replaced by `REDACTED` in both request and response, and so
+/// do the query items in `redactingQueryKeys` (names compare case-insensitively). Bodies are written
+/// as they are: do not record requests that send passwords in the body.
+///
+/// Failures of the wrapped transport are passed on and not recorded. The response is returned
+/// unchanged, unredacted, to the caller.
+public final class RecordingTransport: HTTPTransport, RequestRecording {
+    /// Where the recordings go; created when the first one is written.
+    public let directory: URL
+    private let wrapped: any HTTPTransport
+    private let redaction: Redaction
+    private let log = RequestLog()
+
+    /// Creates a recorder around `transport`.
+    ///
+    /// - Parameters:
+    ///   - transport: What actually sends the requests, such as `URLSessionTransport.shared`.
+    ///   - directory: Where to write recordings.
+    ///   - redactingHeaders: Headers to redact besides `Authorization`, `Proxy-Authorization`,
+    ///     `Cookie` and `Set-Cookie`.
+    ///   - redactingQueryKeys: Query items whose values are redacted, in the file and in the hash of
+    ///     the file name, so that replay finds the file whatever the secret's value.
+    public init(
+        wrapping transport: any HTTPTransport,
+        directory: URL,
+        redactingHeaders: Set<String> = [],
+        redactingQueryKeys: Set<String> = []
+    ) {
+        wrapped = transport
+        self.directory = directory
+        redaction = Redaction(headers: redactingHeaders, queryKeys: redactingQueryKeys)
+    }
+
+    /// The name of the file that records `request`, such as `GET_todos_1_3fa9c2d1.http`.
+    public func fileName(for request: URLRequest) -> String {
+        ExchangeKey.fileName(for: request, redaction: redaction)
+    }
+
+    /// Sends `request` through the wrapped transport and records the exchange.
+    ///
+    /// - Throws: what the wrapped transport throws; `.transport(URLError(.cannotWriteToFile))` when
+    ///   the recording cannot be written, because a test that silently records nothing would pass
+    ///   today and fail on replay tomorrow.
+    public func send(_ request: URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse {
+        log.append(request)
+        let response = try await wrapped.send(request)
+        let file = directory.appendingPathComponent(fileName(for: request))
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try ExchangeFile.render(request: request, response: response, redaction: redaction)
+                .write(to: file, options: .atomic)
+        } catch {
+            throw .transport(URLError(.cannotWriteToFile, userInfo: [
+                NSLocalizedDescriptionKey: "RecordingTransport could not write the recording of "
+                    + "\(RequestTarget.summary(method: request.httpMethod ?? "GET", url: request.url)) "
+                    + "to \(file.path): \(error.localizedDescription)",
+                NSURLErrorFailingURLErrorKey: file,
+            ]))
+        }
+        return response
+    }
+
+    /// The requests received so far, oldest first, as sent (not redacted: they stay in memory).
+    public var capturedRequests: [CapturedRequest] { log.all }
+
+    /// Forgets the requests received so far; files already written stay.
+    public func removeAllCapturedRequests() { log.removeAll() }
+}

@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import EndpointRouter
+
+/// The errors a ``StubTransport`` raises about its own setup, written for the person reading the
+/// test failure: what was asked, what the stub knows, and what to change.
+enum StubDiagnostics {
+    /// The error for a request that no route matched.
+    ///
+    /// ```text
+    /// StubTransport has no route for GET /todos/7?x=1 (https://api.example.com/todos/7?x=1).
+    /// Routes, in the order they are tried:
+    ///   1. POST /todos: method is GET, the route wants POST
+    ///   2. GET /todos/:id?x=2: query item 'x' is '1', the route wants '2'
+    /// Add a route that matches, e.g. stub.on(.get, "/todos/7", respond: ...), or fix the request.
+    /// ```
+    static func unmatched(_ request: CapturedRequest, routes: [(summary: String, reason: String)]) -> HTTPClientError {
+        var lines = ["StubTransport has no route for \(request.summary)\(fullURL(request))."]
+        if routes.isEmpty {
+            lines.append("The stub has no routes.")
+        } else {
+            lines.append("Routes, in the order they are tried:")
+            for (index, route) in routes.enumerated() {
+                lines.append("  \(index + 1). \(route.summary): \(route.reason)")
+            }
+        }
+        let method = HTTPMethod(rawValue: request.method).map { ".\($0)" } ?? "nil"
+        lines.append("""
+            Add a route that matches, e.g. stub.on(\(method), "\(request.path)", respond: ...), \
+            or fix the request if it is not the one the test expects.
+            """)
+        return failure(lines.joined(separator: "\n"), url: request.url)
+    }
+
+    /// The error for every request while a route's pattern cannot work as written.
+    static func invalidRoute(_ route: Route, number: Int, request: CapturedRequest) -> HTTPClientError {
+        let text = """
+            StubTransport cannot answer \(request.summary): route \(number) (\(route.summary)) has an invalid \
+            path pattern: \(route.pattern.problem ?? "unknown problem"). Fix the pattern where the route is registered.
+            """
+        return failure(text, url: request.url)
+    }
+
+    private static func fullURL(_ request: CapturedRequest) -> String {
+        request.url.map { " (\($0.absoluteString))" } ?? ""
+    }
+
+    private static func failure(_ text: String, url: URL?) -> HTTPClientError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: text]
+        if let url { info[NSURLErrorFailingURLErrorKey] = url }
+        return .transport(URLError(.resourceUnavailable, userInfo: info))
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import EndpointRouter
+
+/// A transport that answers from a table of routes, for tests: no network, no server.
+///
+/// ```swift
+/// let stub = StubTransport()
+///     .on(.get, "/todos/:id") { request in
+///         .json(Todo(id: Int(request.parameters["id"] ?? "") ?? 0, title: "Stubbed"))
+///     }
+///     .on(.post, "/todos", body: { !$0.isEmpty }, respond: .json(Todo(id: 201, title: "New"), status: 201))
+///
+/// let todo = try await withTransport(stub) {
+///     try await TodoAPI.todo(id: 7).request(type: Todo.self).get()
+/// }
+/// #expect(stub.lastRequest?.path == "/todos/7")
+/// ```
+///
+/// Routes are tried in the order they were registered and the first match answers. A request that
+/// no route matches fails with a `.transport` error that names the request and says why each route
+/// did not match: never a silent `404`. Every request is recorded (see ``RequestRecording``), matched
+/// or not. Routes may be added while requests are running; the transport is safe to share between tasks.
+public final class StubTransport: HTTPTransport, RequestRecording {
+    private let routes = Locked<[Route]>([])
+    private let fallback: (@Sendable (URLRequest) async -> StubResponse)?
+    private let log = RequestLog()
+
+    /// Creates a stub with no routes; add them with `on(_:_:query:headers:body:respond:)`.
+    public init() {
+        fallback = nil
+    }
+
+    /// Creates a stub that answers every request with `handler`.
+    ///
+    /// Routes added with `on` are still tried first; the handler answers what none of them matches.
+    ///
+    /// ```swift
+    /// let stub = StubTransport { request in
+    ///     request.url?.path == "/health" ? .text("ok") : .status(503)
+    /// }
+    /// ```
+    public init(_ handler: @escaping @Sendable (URLRequest) async -> StubResponse) {
+        fallback = handler
+    }
+
+    /// Adds a route that answers with a fixed response.
+    ///
+    /// - Parameters:
+    ///   - method: The method to match, or `nil` for any.
+    ///   - pathPattern: The path, matched against the request's whole path. `:name` matches one
+    ///     segment and captures it; `*`, only as the last segment, matches the rest (even nothing).
+    ///     Segments compare percent-decoded. A query written here (`"/todos?userId=1"`) is added to `query`.
+    ///   - query: Items the query must contain with exactly these (decoded) values; others may be present.
+    ///   - headers: Headers the request must carry with exactly these values; names are case-insensitive.
+    ///   - body: A test the request body must pass, such as `{ $0.isEmpty }`.
+    ///   - response: The answer.
+    /// - Returns: The stub itself, so routes can be chained.
+    ///
+    /// ```swift
+    /// stub.on(.get, "/todos", query: ["userId": "1"], respond: .fixture("todos.json", in: fixtures))
+    /// ```
+    @discardableResult
+    public func on(
+        _ method: HTTPMethod?,
+        _ pathPattern: String,
+        query: [String: String] = [:],
+        headers: [String: String] = [:],
+        body: (@Sendable (Data) -> Bool)? = nil,
+        respond response: StubResponse
+    ) -> StubTransport {
+        on(method, pathPattern, query: query, headers: headers, body: body) { _ in response }
+    }
+
+    /// Adds a route that computes its answer from the request and the pattern's captures.
+    ///
+    /// Parameters are as in the fixed-response form; `respond` receives the request with
+    /// `parameters["name"]` for each `:name` segment.
+    ///
+    /// ```swift
+    /// stub.on(.delete, "/todos/:id") { request in
+    ///     request.parameters["id"] == "1" ? .status(204) : .status(404)
+    /// }
+    /// ```
+    @discardableResult
+    public func on(
+        _ method: HTTPMethod?,
+        _ pathPattern: String,
+        query: [String: String] = [:],
+        headers: [String: String] = [:],
+        body: (@Sendable (Data) -> Bool)? = nil,
+        respond: @escaping @Sendable (StubbedRequest) async -> StubResponse
+    ) -> StubTransport {
+        let route = Route(method: method, pattern: pathPattern, query: query, headers: headers, body: body,
+                          respond: respond)
+        routes.withLock { $0.append(route) }
+        return self
+    }
+
+    /// Removes every route; recorded requests are kept.
+    public func removeAllRoutes() {
+        routes.withLock { $0.removeAll() }
+    }
+
+    /// Records `request`, finds its answer and serves it after the answer's latency.
+    ///
+    /// - Throws: the stubbed failure; `.cancelled` or `.timedOut` during simulated latency;
+    ///   `.transport` when no route matches or a fixture file cannot be read.
+    public func send(_ request: URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse {
+        let start = ContinuousClock.now
+        let captured = log.append(request)
+        if Task.isCancelled { throw .cancelled }
+        let response = try await answer(for: captured)
+        return try await response.serve(to: request, startedAt: start)
+    }
+
+    /// The requests received so far, oldest first.
+    public var capturedRequests: [CapturedRequest] { log.all }
+
+    /// Forgets the requests received so far; routes are kept.
+    public func removeAllCapturedRequests() { log.removeAll() }
+
+    private func answer(for captured: CapturedRequest) async throws(HTTPClientError) -> StubResponse {
+        let routes = self.routes.withLock { $0 }
+        if let broken = routes.firstIndex(where: { $0.pattern.problem != nil }) {
+            throw StubDiagnostics.invalidRoute(routes[broken], number: broken + 1, request: captured)
+        }
+        var rejections: [String] = []
+        for route in routes {
+            switch route.evaluate(captured) {
+            case .matched(let parameters):
+                return await route.respond(StubbedRequest(captured, parameters: parameters))
+            case .rejected(let reason):
+                rejections.append(reason)
+            }
+        }
+        if let fallback { return await fallback(captured.request) }
+        throw StubDiagnostics.unmatched(captured, routes: zip(routes, rejections).map { ($0.summary, $1) })
+    }
+}
