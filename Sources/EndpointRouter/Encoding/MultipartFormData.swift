@@ -85,9 +85,11 @@ public struct MultipartFormData: Sendable, Hashable {
             .replacingOccurrences(of: "\n", with: "%0A")
     }
 
+    /// RFC 2046 `bcharsnospace`, built once rather than per encode.
+    private static let boundaryCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'()+_,-./:=?".utf8)
+
     private func validateBoundary() throws(HTTPClientError) {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'()+_,-./:=?".utf8)
-        guard (1...70).contains(boundary.utf8.count), boundary.utf8.allSatisfy(allowed.contains) else {
+        guard (1...70).contains(boundary.utf8.count), boundary.utf8.allSatisfy(Self.boundaryCharacters.contains) else {
             throw .encodingFailed("the multipart boundary '\(boundary)' is invalid; use 1 to 70 letters, digits or '()+_,-./:=?")
         }
     }
