@@ -7,20 +7,21 @@ import FoundationNetworking
 let libraryVersion = "0.1.0"
 
 extension HTTPClient {
-    /// Builds the `URLRequest` for this endpoint without sending anything.
+    /// Builds the request for this endpoint without sending anything.
     ///
     /// Pure and cheap: use it to inspect or log a request, or in unit tests of a service enum.
     ///
     /// ```swift
-    /// let request = try TodoAPI.todo(id: 1).makeURLRequest()
-    /// #expect(request.url?.absoluteString == "https://jsonplaceholder.typicode.com/todos/1")
+    /// let request = try TodoAPI.todo(id: 1).makeRequest()
+    /// #expect(request.url.absoluteString == "https://jsonplaceholder.typicode.com/todos/1")
+    /// #expect(request.headers["Accept"] == "application/json")
     /// ```
     ///
     /// - Throws: `.badURL`, `.invalidHeader` or `.encodingFailed`, each naming what to fix.
-    public func makeURLRequest() throws(HTTPClientError) -> URLRequest {
+    public func makeRequest() throws(HTTPClientError) -> HTTPRequest {
         let method = self.method
         var query = ""
-        var payload: (data: Data, contentType: String)?
+        var payload: (body: HTTPRequest.Body, contentType: String)?
         if let body {
             payload = try body.encoded(with: encoder)
             if let parameters, !parameters.isEmpty {
@@ -31,38 +32,39 @@ extension HTTPClient {
             case .query, .automatic:
                 query = try URLEncodedForm(style: queryStyle).encode(parameters)
             case .json:
-                payload = (try JSONParameters.encode(parameters), ContentType.json)
+                payload = (.data(try JSONParameters.encode(parameters)), ContentType.json)
             case .form:
-                payload = (Data(try URLEncodedForm(style: queryStyle).encode(parameters).utf8), ContentType.form)
+                payload = (.data(Data(try URLEncodedForm(style: queryStyle).encode(parameters).utf8)), ContentType.form)
             }
         }
-        if payload != nil, method == .get || method == .head {
-            throw .encodingFailed("""
-                a \(method.rawValue) request cannot carry a body; send the parameters in the query \
-                (parameterEncoding .query) or use another method
-                """)
-        }
-
-        let url = try URLBuilder(host: host, path: path, endpoint: endpoint).url(appendingQuery: query)
-        var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
-        request.httpBody = payload?.data
+        try BodyRule.check(method: method, hasBody: payload != nil)
         if let timeout {
             guard timeout > 0, timeout.isFinite else {
                 throw .encodingFailed("timeout \(timeout) is not a positive number of seconds")
             }
-            request.timeoutInterval = timeout
         }
+
+        let url = try URLBuilder(host: host, path: path, endpoint: endpoint).url(appendingQuery: query)
         var fields = HTTPHeaders(["Accept": "application/json", "User-Agent": "EndpointRouter/\(libraryVersion)"])
         if let contentType = payload?.contentType { fields.replace(name: "Content-Type", value: contentType) }
         for (name, value) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
-            // Checked before they reach URLRequest, which would silently drop a value with a line break.
-            try RequestValidation.validateHeader(name: name, value: value)
+            try RequestChecks.checkHeader(name: name, value: value)
             fields.replace(name: name, value: value)
         }
-        for field in fields {
-            request.setValue(field.value, forHTTPHeaderField: field.name)
-        }
+        return HTTPRequest(method: method, url: url, headers: fields, body: payload?.body)
+    }
+
+    /// Builds the request as a `URLRequest`, for code that wants Foundation's type; see ``makeRequest()``.
+    ///
+    /// ```swift
+    /// let request = try TodoAPI.todo(id: 1).makeURLRequest()
+    /// #expect(request.url?.absoluteString == "https://jsonplaceholder.typicode.com/todos/1")
+    /// ```
+    ///
+    /// A file body (``RequestBody/file(_:contentType:)``) is not read into `httpBody`.
+    public func makeURLRequest() throws(HTTPClientError) -> URLRequest {
+        var request = try makeRequest().urlRequest
+        if let timeout { request.timeoutInterval = timeout }
         return request
     }
 

@@ -1,14 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Turns what a transport received into the caller's typed result: status validation, then decoding.
 enum ResponseDecoding {
     static func decode<T: Decodable>(
         _ type: T.Type,
-        from received: HTTPTransportResponse,
-        request: URLRequest,
+        from received: HTTPResponse,
+        request: HTTPRequest,
         acceptableStatusCodes: Range<Int>,
         decoder: JSONDecoder
     ) -> Result<EndpointResponse<T>, HTTPClientError> {

@@ -8,31 +8,31 @@ import FoundationNetworking
 /// - One long-lived session of its own on an `.ephemeral` configuration, never `URLSession.shared`
 ///   (which any code in the process can invalidate, after which every use traps). No cookie store,
 ///   no cache: cookies are headers the caller sets.
-/// - Redirects are followed by the library: 301/302/303 become GET without body, 307/308 keep
-///   method and body, at most ``Configuration/maximumRedirects`` hops; `Authorization`,
-///   `Proxy-Authorization` and `Cookie` are removed when the origin changes; https → http is refused.
-/// - A `401` with `WWW-Authenticate: Basic` is returned as the response instead of hanging.
-/// - `request.timeoutInterval` is a total deadline enforced by the library, sub-second values included.
-/// - Header names, values, reserved headers and bodies on GET/HEAD are checked before sending.
+/// - One exchange per call: URLSession's own redirect following is turned off (the library follows
+///   redirects with the same rules for every transport), and a `401` with `WWW-Authenticate: Basic`
+///   is returned as the response instead of hanging.
+/// - The body streams into the library's sink as it arrives, so size limits and downloads never
+///   hold more than they should in memory.
+/// - No URLSession call is made on the caller's thread or the cooperative pool: cancelling returns
+///   at once, even while a fast body holds URLSession's work queue.
 ///
 /// ```swift
-/// let transport = URLSessionTransport(configuration: .init(maximumRedirects: 3))
-/// enum API: HTTPClient { ...; var transport: any HTTPTransport { transport } }
+/// let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: 16))
+/// enum API: HTTPClient { ...; var transport: any HTTPTransport { Self.sharedTransport } }
 /// ```
 ///
-/// TLS on Linux uses the system CA store only (libcurl); pinning and custom trust are not available
-/// there. Proxies come from the `http_proxy`/`https_proxy` environment variables on Linux.
+/// Headers: URLSession joins repeated response fields into one value (two `Set-Cookie` fields
+/// arrive as one, separated by `, `) and does not keep their order; this transport sorts them by
+/// name. TLS on Linux uses the system CA store only (libcurl); pinning and custom trust are not
+/// available there. Proxies come from the `http_proxy`/`https_proxy` environment variables on Linux.
 public final class URLSessionTransport: HTTPTransport {
     /// Settings of a transport.
     public struct Configuration: Sendable {
-        /// Redirect hops followed before failing; `0` returns every redirect as a response.
-        public var maximumRedirects: Int
         /// Connections opened at most to one host.
         public var maximumConnectionsPerHost: Int
 
-        /// Creates settings: 10 redirects and 6 connections per host by default.
-        public init(maximumRedirects: Int = 10, maximumConnectionsPerHost: Int = 6) {
-            self.maximumRedirects = maximumRedirects
+        /// Creates settings: 6 connections per host by default.
+        public init(maximumConnectionsPerHost: Int = 6) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
         }
     }
@@ -61,73 +61,72 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        Self.invalidate(session)
     }
 
-    /// Lets running requests finish and refuses new ones with a `.transport` error. Idempotent.
+    /// Lets running requests finish and refuses new ones with a `.transport` error. Idempotent, and
+    /// returns at once.
     public func shutdown() {
         let first = isShutDown.withLock { isShutDown -> Bool in
             defer { isShutDown = true }
             return !isShutDown
         }
-        if first { session.finishTasksAndInvalidate() }
+        if first { Self.invalidate(session) }
     }
 
-    /// Sends the request, following redirects, within its `timeoutInterval` as a total deadline.
-    public func send(_ request: URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse {
-        try RequestValidation.validate(request)
+    /// Invalidation waits for URLSession's work queue, which a fast transfer can hold for seconds:
+    /// never on the caller's thread, which may be one of the cooperative pool's few.
+    private static func invalidate(_ session: URLSession) {
+        DispatchQueue.global().async { session.finishTasksAndInvalidate() }
+    }
+
+    /// Exchanges in flight whose URLSession task has not reported completion.
+    var activeExchangeCount: Int { delegate.activeCount }
+
+    /// Performs one exchange: sends `request` and streams the response body into `sink`.
+    public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead {
         if Task.isCancelled { throw .cancelled }
-        let policy = RedirectPolicy(maximumHops: max(0, configuration.maximumRedirects))
-        return try await Deadline.run(seconds: request.timeoutInterval) { () throws(HTTPClientError) in
-            var current = request
-            var hops = 0
-            while true {
-                let response = try await self.exchange(current)
-                guard policy.maximumHops > 0,
-                      let next = try policy.nextRequest(after: response, to: current, hopsSoFar: hops) else {
-                    return response
-                }
-                current = next
-                hops += 1
-            }
-        }
-    }
-
-    /// One hop: one URLSession task, cancelled with the Swift task.
-    private func exchange(_ request: URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse {
-        var hop = request
-        // The library's deadline governs; URLSession's whole-second idle timer must never fire first.
-        // (URLSession on Linux converts it with `Int(...)`, which would trap on NaN: hence the sanitising.)
-        hop.timeoutInterval = Deadline.seconds(request.timeoutInterval).rounded(.up) + 1
-        hop.httpShouldHandleCookies = false
-        hop.cachePolicy = .reloadIgnoringLocalCacheData
-        let exchange = Exchange()
+        var urlRequest = request.urlRequest
+        // The library's deadline governs; URLSession's whole-second idle timer is only a backstop that
+        // must never fire first.
+        let remaining = Double(context.remainingTime.components.seconds) + 1
+        urlRequest.timeoutInterval = min(remaining, Deadline.maximumSeconds).rounded(.up) + 1
+        urlRequest.httpShouldHandleCookies = false
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        let exchange = URLSessionExchange(sink: sink, context: context)
+        let prepared = urlRequest
+        let upload: URL? = if case .file(let file) = request.body { file } else { nil }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 exchange.begin(continuation)
-                start(hop, in: exchange)
+                exchange.queue.async { self.start(prepared, uploading: upload, in: exchange) }
             }
         } onCancel: {
-            exchange.cancel()
+            exchange.fail(.cancelled)
         }
         return try outcome.get()
     }
 
-    private func start(_ request: URLRequest, in exchange: Exchange) {
+    /// Creates and resumes the task; runs on the exchange's queue, where blocking is harmless.
+    private func start(_ request: URLRequest, uploading file: URL?, in exchange: URLSessionExchange) {
+        guard exchange.isOpen else { return }
         // Task creation happens under the shut-down lock: on an invalidated session it would trap.
-        let task = isShutDown.withLock { isShutDown -> URLSessionDataTask? in
-            isShutDown ? nil : session.dataTask(with: request)
+        let task = isShutDown.withLock { isShutDown -> URLSessionTask? in
+            guard !isShutDown else { return nil }
+            if let file { return session.uploadTask(with: request, fromFile: file) }
+            return session.dataTask(with: request)
         }
         guard let task else {
-            exchange.complete(error: URLError.described(.resourceUnavailable,
-                                                        "this URLSessionTransport was shut down; create a new one"))
-            return
-        }
-        guard exchange.attach(task) else {
-            task.cancel()
+            exchange.fail(.transport(.resourceUnavailable, "this URLSessionTransport was shut down; create a new one"))
             return
         }
         delegate.register(exchange, for: task)
+        guard exchange.attach(task) else {
+            delegate.unregister(task)
+            task.cancel()
+            return
+        }
         task.resume()
     }
 }

@@ -31,9 +31,11 @@ import FoundationNetworking
 /// let todos = await TodoAPI.list(userId: 1).request(type: [Todo].self)   // Result<[Todo], HTTPClientError>
 /// ```
 ///
-/// A request flows one way: the endpoint builds a `URLRequest` (``makeURLRequest()``), the
-/// ``middlewares`` see it in order, the ``transport`` sends it, and the response is validated against
-/// ``acceptableStatusCodes`` and decoded with ``decoder``.
+/// A request flows one way: the endpoint builds an ``HTTPRequest`` (``makeRequest()``), the call's
+/// deadline starts, the ``middlewares`` see it in order, the request checks run, the library follows
+/// redirects (``redirectPolicy``) while the ``transport`` performs each exchange, the body goes into
+/// memory up to ``maxResponseSize`` (or to a file, for ``download(to:progress:)``), and the response
+/// is validated against ``acceptableStatusCodes`` and decoded with ``decoder``.
 public protocol HTTPClient {
     /// The server, with scheme and optionally a port and base path: `"https://api.example.com:8443/api"`.
     var host: String { get }
@@ -54,9 +56,19 @@ public protocol HTTPClient {
     var queryStyle: QueryStyle { get }
     /// An explicit body; when set, ``parameters`` go to the query. Defaults to `nil`.
     var body: RequestBody? { get }
-    /// A total deadline in seconds for the whole exchange, redirects included; sub-second values
-    /// work. Defaults to `nil`: the transport's default (60 s for ``URLSessionTransport``).
+    /// A total deadline in seconds for the whole call: every middleware, attempt, wait and redirect
+    /// included; sub-second values work. Defaults to `nil`: 60 seconds.
     var timeout: TimeInterval? { get }
+    /// The largest response body kept in memory, in bytes after decompression; a larger one fails
+    /// with ``HTTPClientError/responseTooLarge(limit:)`` as soon as it crosses the limit. Defaults to
+    /// 64 MiB; `nil` means no limit. Downloads go to a file and are not limited by it.
+    var maxResponseSize: Int? { get }
+    /// How redirects are followed: hop limit and extra headers to strip when the origin changes.
+    /// Defaults to ``RedirectPolicy/init(maximumHops:sensitiveHeaders:)`` with 10 hops.
+    var redirectPolicy: RedirectPolicy { get }
+    /// The endpoint's name in ``RequestContext/endpointName``, for logs and metrics. Defaults to the
+    /// type and case name, such as `"TodoAPI.todo"`, never the case's associated values.
+    var endpointName: String { get }
     /// Statuses that count as success; anything else is `.unacceptableStatusCode`. Defaults to `200..<300`.
     var acceptableStatusCodes: Range<Int> { get }
     /// Decodes response bodies. Defaults to `JSONDecoder()`.
@@ -84,8 +96,14 @@ extension HTTPClient {
     public var queryStyle: QueryStyle { .default }
     /// `nil`: no explicit body.
     public var body: RequestBody? { nil }
-    /// `nil`: the transport's default deadline.
+    /// `nil`: a 60-second deadline.
     public var timeout: TimeInterval? { nil }
+    /// 64 MiB.
+    public var maxResponseSize: Int? { 64 * 1024 * 1024 }
+    /// 10 hops, credentials stripped when the origin changes.
+    public var redirectPolicy: RedirectPolicy { RedirectPolicy() }
+    /// `"TypeName.caseName"`, from the value's type and enum case.
+    public var endpointName: String { EndpointName.of(self) }
     /// `200..<300`.
     public var acceptableStatusCodes: Range<Int> { 200..<300 }
     /// A plain `JSONDecoder()`.

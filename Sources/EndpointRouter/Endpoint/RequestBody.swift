@@ -23,28 +23,32 @@ public enum RequestBody: Sendable {
     case form([String: String])
     /// Text fields and files as `multipart/form-data`.
     case multipart(MultipartFormData)
+    /// The contents of a file, streamed from disk while sending (never read whole into memory).
+    ///
+    /// ```swift
+    /// case .upload(let video): .file(video, contentType: "video/mp4")
+    /// ```
+    ///
+    /// Ask for upload progress with the `uploadProgress` parameter of `request` or `response`.
+    case file(URL, contentType: String)
 
-    /// The bytes and the `Content-Type` to send.
-    func encoded(with encoder: JSONEncoder) throws(HTTPClientError) -> (data: Data, contentType: String) {
+    /// The body to send and its `Content-Type`.
+    func encoded(with encoder: JSONEncoder) throws(HTTPClientError) -> (body: HTTPRequest.Body, contentType: String) {
         switch self {
         case .data(let data, let contentType):
-            return (data, contentType)
+            return (.data(data), contentType)
         case .json(let value):
             do {
-                return (try encoder.encode(value), ContentType.json)
+                return (.data(try encoder.encode(value)), ContentType.json)
             } catch {
                 throw .encodingFailed("the JSON body of type \(type(of: value)) could not be encoded: \(error)")
             }
         case .form(let fields):
-            return (Data(URLEncodedForm(style: .default).encode(fields).utf8), ContentType.form)
+            return (.data(Data(URLEncodedForm(style: .default).encode(fields).utf8)), ContentType.form)
         case .multipart(let form):
-            return (try form.encode(), form.contentType)
+            return (.data(try form.encode()), form.contentType)
+        case .file(let url, let contentType):
+            return (.file(url), contentType)
         }
     }
-}
-
-/// The content types the library writes.
-enum ContentType {
-    static let json = "application/json"
-    static let form = "application/x-www-form-urlencoded; charset=utf-8"
 }

@@ -11,7 +11,7 @@ package final class Locked<Value>: @unchecked Sendable {
 
     package init(_ value: Value) { self.value = value }
 
-    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

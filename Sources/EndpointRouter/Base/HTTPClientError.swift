@@ -36,6 +36,10 @@ public enum HTTPClientError: Error, Sendable, Equatable {
     case unacceptableStatusCode(EndpointResponse<Data>)
     /// The body could not be decoded into the requested type; the text gives the coding path and reason.
     case decodingFailed(EndpointResponse<Data>, String)
+    /// The response body is larger than the endpoint's `maxResponseSize` (in bytes, counted after
+    /// decompression). The transfer was stopped as soon as it crossed the limit, or before the body was
+    /// read when `Content-Length` announced more.
+    case responseTooLarge(limit: Int)
 
     /// The response that came with the error, if one arrived.
     public var response: EndpointResponse<Data>? {
@@ -69,26 +73,18 @@ extension HTTPClientError: LocalizedError {
             return "\(url) answered with status \(response.statusCode)" + Self.bodyPreview(response.data)
         case .decodingFailed(let response, let reason):
             return "Could not decode the response of status \(response.statusCode): \(reason)"
+        case .responseTooLarge(let limit):
+            return "The response body is larger than the limit of \(limit) bytes and was not read further; "
+                + "raise the endpoint's `maxResponseSize`, or use `download(to:)` for large bodies."
         }
     }
 
     private static func bodyPreview(_ data: Data) -> String {
-        guard !data.isEmpty else { return "." }
-        let text = String(decoding: data.prefix(200), as: UTF8.self)
-        return ": \(text)\(data.count > 200 ? "…" : "")"
+        data.isEmpty ? "." : ": " + BodyPreview.text(of: data)
     }
 }
 
 extension HTTPClientError: CustomStringConvertible {
     /// The same text as ``errorDescription``.
     public var description: String { errorDescription ?? "HTTPClientError" }
-}
-
-extension URLError {
-    /// A `URLError` whose description is the given sentence, for failures the library detects itself.
-    static func described(_ code: URLError.Code, _ text: String, url: URL? = nil) -> URLError {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: text]
-        if let url { info[NSURLErrorFailingURLErrorKey] = url }
-        return URLError(code, userInfo: info)
-    }
 }

@@ -18,13 +18,13 @@ public struct EndpointResponse<Value> {
     public let headers: HTTPHeaders
     /// The raw body, as received (already decompressed by the transport).
     public let data: Data
-    /// The request that was built for the endpoint.
-    public let request: URLRequest
+    /// The request that was built for the endpoint, before any middleware changed it.
+    public let request: HTTPRequest
     /// The URL that answered, after any redirects.
     public let url: URL?
 
     /// Creates a response; transports and tests use it, apps receive it.
-    public init(value: Value, statusCode: Int, headers: HTTPHeaders, data: Data, request: URLRequest, url: URL?) {
+    public init(value: Value, statusCode: Int, headers: HTTPHeaders, data: Data, request: HTTPRequest, url: URL?) {
         self.value = value
         self.statusCode = statusCode
         self.headers = headers

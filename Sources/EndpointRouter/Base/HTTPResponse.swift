@@ -1,0 +1,74 @@
+import Foundation
+
+/// The status line and headers of a response: what a transport hands back for one exchange.
+public struct HTTPResponseHead: Sendable, Hashable {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The header fields, in the order the transport could see them.
+    public var headers: HTTPHeaders
+    /// The URL that answered.
+    public var url: URL?
+
+    /// Creates a head.
+    public init(statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), url: URL? = nil) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.url = url
+    }
+
+    /// The announced body length, when the body is sent as is (no `Content-Encoding`): only then is
+    /// `Content-Length` the size of the bytes a sink receives.
+    public var expectedBodyLength: Int64? {
+        guard let text = headers["Content-Length"], let length = Int64(text), length >= 0 else { return nil }
+        if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity" { return nil }
+        return length
+    }
+}
+
+/// A whole response as middlewares see it: the head and the body, in memory or, for a download,
+/// in a file the library owns until the call ends.
+///
+/// ```swift
+/// let response = try await next(request, context)
+/// if response.statusCode == 401 { ... }
+/// ```
+public struct HTTPResponse: Sendable, Hashable {
+    /// Status, headers and URL.
+    public var head: HTTPResponseHead
+    /// The body received into memory (decompressed when the server used `Content-Encoding`); empty
+    /// for a download, whose body is in ``bodyFile``.
+    public var body: Data
+    /// For a download with an acceptable status: the temporary file holding the body. The library
+    /// moves it to the destination, or deletes it, when the call ends.
+    public var bodyFile: URL?
+
+    /// Creates a response.
+    public init(head: HTTPResponseHead, body: Data = Data(), bodyFile: URL? = nil) {
+        self.head = head
+        self.body = body
+        self.bodyFile = bodyFile
+    }
+
+    /// Creates a response from its parts.
+    public init(statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), url: URL? = nil) {
+        self.init(head: HTTPResponseHead(statusCode: statusCode, headers: headers, url: url), body: body)
+    }
+
+    /// The HTTP status code.
+    public var statusCode: Int {
+        get { head.statusCode }
+        set { head.statusCode = newValue }
+    }
+
+    /// The header fields.
+    public var headers: HTTPHeaders {
+        get { head.headers }
+        set { head.headers = newValue }
+    }
+
+    /// The URL that answered.
+    public var url: URL? {
+        get { head.url }
+        set { head.url = newValue }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLError {
+    /// A `URLError` whose description is the given sentence, for failures the library or a testing
+    /// transport detects itself: the one place such errors are built.
+    package static func described(_ code: URLError.Code, _ text: String, url: URL? = nil) -> URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: text]
+        if let url { info[NSURLErrorFailingURLErrorKey] = url }
+        return URLError(code, userInfo: info)
+    }
+}
+
+extension HTTPClientError {
+    /// `.transport` with a `URLError` of `code` described by `text`.
+    package static func transport(_ code: URLError.Code, _ text: String, url: URL? = nil) -> HTTPClientError {
+        .transport(URLError.described(code, text, url: url))
+    }
+}

@@ -1,0 +1,26 @@
+/// A step between building a request and sending it: it may change the request, call `next` zero
+/// or more times, and change the response or error.
+///
+/// Middlewares run in the order an endpoint lists them: the first sees the request first and the
+/// response last. After the last one come the request checks, the redirect follower and the
+/// transport. The call's deadline is above them all: a middleware that waits or retries past it is
+/// cut off with `.timedOut`.
+///
+/// ```swift
+/// struct BearerToken: HTTPMiddleware {
+///     let token: String
+///     func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+///         var request = request
+///         request.headers["Authorization"] = "Bearer \(token)"
+///         return try await next(request, context)
+///     }
+/// }
+/// ```
+public protocol HTTPMiddleware: Sendable {
+    /// The rest of the chain, ending in the transport. Each call is one more attempt: the context
+    /// it passes on carries the next ``RequestContext/attempt`` number.
+    typealias Next = @Sendable (HTTPRequest, RequestContext) async throws(HTTPClientError) -> HTTPResponse
+
+    /// Handles one request, passing it on with `next`.
+    func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Moves the bytes of one exchange: sends one request, returns the response head and delivers the
+/// body into the sink. The only place that does network I/O.
+///
+/// Everything else is the library's: the total deadline, the request checks, redirects, the size
+/// limit and the body's destination. ``URLSessionTransport`` is the default; implement your own to
+/// use another HTTP engine, or use `EndpointRouterTesting`'s transports in tests:
+///
+/// ```swift
+/// struct TeapotTransport: HTTPTransport {
+///     func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError) -> HTTPResponseHead {
+///         let head = HTTPResponseHead(statusCode: 418, headers: ["Content-Type": "text/plain"], url: request.url)
+///         try sink.receive(head)
+///         try sink.write(Data("I'm a teapot".utf8))
+///         return head
+///     }
+/// }
+/// ```
+///
+/// The contract, which the library's conformance tests check for every transport it ships:
+/// - exactly one exchange: never follow a redirect (a `3xx` is a response like any other);
+/// - every status is a response; throw only when no complete response arrived;
+/// - call `sink.receive(_:)` once, then `sink.write(_:)` for each piece of the body; when the sink
+///   throws, stop reading, cancel the exchange and throw that error;
+/// - end promptly with `.cancelled` when the calling task is cancelled, without blocking the
+///   calling thread, and close the connection of an abandoned exchange;
+/// - report upload progress with ``RequestContext/reportUpload(sentBytes:totalBytes:)`` if it can.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request`, delivers the response into `sink` and returns its head.
+    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead
+}
+
+/// A task-local transport that replaces every endpoint's own `transport`.
+///
+/// `EndpointRouterTesting`'s `withTransport(_:operation:)` binds it, so that application enums need
+/// no change for tests; every request made in the bound task and its child tasks uses it.
+///
+/// ```swift
+/// await TransportOverride.$current.withValue(stub) {
+///     await model.reload()          // every HTTPClient request in here goes to `stub`
+/// }
+/// ```
+public enum TransportOverride {
+    /// The transport in force for the current task, if one was bound.
+    @TaskLocal public static var current: (any HTTPTransport)?
+}

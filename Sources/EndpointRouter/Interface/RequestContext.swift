@@ -1,0 +1,48 @@
+/// What the library knows about one call, handed with the request to every middleware and to the
+/// transport: which endpoint it is, which attempt, and how long it may still take.
+///
+/// ```swift
+/// struct Timing: HTTPMiddleware {
+///     func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+///         let start = ContinuousClock.now
+///         defer { print("\(context.endpointName) attempt \(context.attempt): \(ContinuousClock.now - start)") }
+///         return try await next(request, context)
+///     }
+/// }
+/// ```
+public struct RequestContext: Sendable {
+    /// A readable identity of the service and case, such as `"TodoAPI.todo"`, for logs and metrics.
+    /// It never contains the case's associated values, which may be secret.
+    public var endpointName: String
+    /// 1 for the first time a request goes down the chain; 2, 3, … each time a middleware calls
+    /// `next` again (a retry, a replay after refreshing a token).
+    public var attempt: Int
+    /// The instant the whole call must end by, all attempts, waits and redirects included. The
+    /// library ends the call with `.timedOut` then, whatever a middleware or transport is doing.
+    public var deadline: ContinuousClock.Instant
+    /// Where a transport reports how much of the request body went out; `nil` when nobody asked.
+    let uploadProgress: ProgressReporter?
+
+    /// Creates a context, for a test that calls a middleware or transport directly.
+    public init(endpointName: String, attempt: Int = 1, deadline: ContinuousClock.Instant) {
+        self.init(endpointName: endpointName, attempt: attempt, deadline: deadline, uploadProgress: nil)
+    }
+
+    init(endpointName: String, attempt: Int, deadline: ContinuousClock.Instant, uploadProgress: ProgressReporter?) {
+        self.endpointName = endpointName
+        self.attempt = attempt
+        self.deadline = deadline
+        self.uploadProgress = uploadProgress
+    }
+
+    /// The time left before ``deadline``; zero once it has passed.
+    public var remainingTime: Duration {
+        max(.zero, deadline - ContinuousClock.now)
+    }
+
+    /// For transports: reports that `sentBytes` of the request body have gone out, of `totalBytes`
+    /// when known. The caller's upload progress closure sees it; reports that go backwards are dropped.
+    public func reportUpload(sentBytes: Int64, totalBytes: Int64?) {
+        uploadProgress?.report(TransferProgress(completedBytes: sentBytes, expectedBytes: totalBytes))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// One call of an endpoint, taken from it up front so that sending needs no access to the endpoint
+/// value (which need not be `Sendable`): the built request and every policy that applies to it.
+struct Call: Sendable {
+    let request: HTTPRequest
+    let endpointName: String
+    let middlewares: [any HTTPMiddleware]
+    let transport: any HTTPTransport
+    let timeout: TimeInterval?
+    let redirectPolicy: RedirectPolicy
+    let acceptableStatusCodes: Range<Int>
+    let maxResponseSize: Int?
+    let decoder: JSONDecoder
+
+    init<Client: HTTPClient>(_ client: Client) throws(HTTPClientError) {
+        request = try client.makeRequest()
+        endpointName = client.endpointName
+        middlewares = client.middlewares
+        transport = TransportOverride.current ?? client.transport
+        timeout = client.timeout
+        redirectPolicy = client.redirectPolicy
+        acceptableStatusCodes = client.acceptableStatusCodes
+        maxResponseSize = client.maxResponseSize
+        decoder = client.decoder
+    }
+
+    /// Runs the pipeline under the call's deadline: middlewares, request checks, redirects, one
+    /// exchange per hop into sinks of `scope`. Returns at the deadline or on cancellation at once.
+    func send(into scope: CallScope, uploadProgress: ProgressReporter?) async -> Result<HTTPResponse, HTTPClientError> {
+        let deadline = Deadline.instant(after: timeout)
+        let context = RequestContext(endpointName: endpointName, attempt: 1, deadline: deadline, uploadProgress: uploadProgress)
+        let follower = RedirectFollower(policy: redirectPolicy)
+        let transport = self.transport
+        let terminal: HTTPMiddleware.Next = { request, context throws(HTTPClientError) in
+            try RequestChecks.check(request)
+            return try await follower.follow(request) { hop throws(HTTPClientError) in
+                let sink = try scope.makeSink()
+                let head = try await transport.send(hop, context: context, sink: sink.sink)
+                return try sink.finish(head)
+            }
+        }
+        let chain = MiddlewareChain.next(middlewares[...], then: terminal)
+        let request = self.request
+        return await Deadline.run(until: deadline) { () throws(HTTPClientError) in
+            try await chain(request, context)
+        }
+    }
+
+    /// Sends and decodes into memory.
+    func response<T: Decodable & SendableMetatype>(_ type: T.Type, uploadProgress: ProgressReporter?) async
+        -> Result<EndpointResponse<T>, HTTPClientError> {
+        let scope = CallScope(.memory(limit: maxResponseSize))
+        let received = await send(into: scope, uploadProgress: uploadProgress)
+        scope.close()
+        if Task.isCancelled { return .failure(.cancelled) }
+        return received.flatMap { response in
+            ResponseDecoding.decode(type, from: response, request: request,
+                                    acceptableStatusCodes: acceptableStatusCodes, decoder: decoder)
+        }
+    }
+}

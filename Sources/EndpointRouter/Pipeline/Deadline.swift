@@ -1,0 +1,116 @@
+import Dispatch
+import Foundation
+
+/// The call's total deadline, enforced above the middlewares.
+///
+/// URLSession's `timeoutInterval` is an idle timeout truncated to whole seconds on Linux, and a
+/// middleware may wait or retry, so the library keeps its own clock for the whole call: the
+/// operation runs in a child task and the caller gets `.timedOut` at the deadline, or `.cancelled`
+/// when its task is cancelled, at once — without waiting for the operation to notice (it is
+/// cancelled and its eventual result dropped).
+enum Deadline {
+    /// The longest deadline honoured, so nanosecond arithmetic can never overflow.
+    static let maximumSeconds: TimeInterval = 1_000_000_000
+    /// The deadline of an endpoint that sets no `timeout`.
+    static let defaultSeconds: TimeInterval = 60
+
+    /// The deadline honoured for a requested one: `nil`, NaN, negative or zero fall back to 60 s,
+    /// huge values are capped.
+    static func seconds(_ requested: TimeInterval?) -> TimeInterval {
+        guard let requested, requested.isFinite, requested > 0 else { return defaultSeconds }
+        return min(requested, maximumSeconds)
+    }
+
+    /// The instant `seconds` from now.
+    static func instant(after seconds: TimeInterval?) -> ContinuousClock.Instant {
+        ContinuousClock.now + .nanoseconds(Int64(Self.seconds(seconds) * 1_000_000_000))
+    }
+
+    /// Runs `operation` until `deadline`; see the type's description.
+    static func run<T: Sendable>(
+        until deadline: ContinuousClock.Instant,
+        _ operation: @escaping @Sendable () async throws(HTTPClientError) -> T
+    ) async -> Result<T, HTTPClientError> {
+        if Task.isCancelled { return .failure(.cancelled) }
+        let race = Race<T>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                race.begin(continuation)
+                race.attach(Task { race.finish(await capture(operation)) })
+                let remaining = deadline - ContinuousClock.now
+                guard remaining > .zero else {
+                    race.finish(.failure(.timedOut))
+                    return
+                }
+                let timer = DispatchWorkItem { race.finish(.failure(.timedOut)) }
+                race.attach(timer)
+                let (seconds, attoseconds) = remaining.components
+                let nanoseconds = Int(min(seconds, Int64(maximumSeconds))) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: timer)
+            }
+        } onCancel: {
+            race.finish(.failure(.cancelled))
+        }
+    }
+
+    static func capture<T>(_ operation: () async throws(HTTPClientError) -> T) async -> Result<T, HTTPClientError> {
+        do {
+            return .success(try await operation())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// The first of operation, timer and cancellation to finish wins; the others are cancelled.
+private final class Race<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result<T, HTTPClientError>, Never>?
+        var outcome: Result<T, HTTPClientError>?
+        var operation: Task<Void, Never>?
+        var timer: DispatchWorkItem?
+    }
+
+    private let state = Locked(State())
+
+    func begin(_ continuation: CheckedContinuation<Result<T, HTTPClientError>, Never>) {
+        let outcome = state.withLock { state -> Result<T, HTTPClientError>? in
+            if state.outcome == nil { state.continuation = continuation }
+            return state.outcome
+        }
+        if let outcome { continuation.resume(returning: outcome) }
+    }
+
+    func attach(_ operation: Task<Void, Never>) {
+        let finished = state.withLock { state -> Bool in
+            if state.outcome == nil { state.operation = operation }
+            return state.outcome != nil
+        }
+        if finished { operation.cancel() }
+    }
+
+    func attach(_ timer: DispatchWorkItem) {
+        let finished = state.withLock { state -> Bool in
+            if state.outcome == nil { state.timer = timer }
+            return state.outcome != nil
+        }
+        if finished { timer.cancel() }
+    }
+
+    func finish(_ outcome: Result<T, HTTPClientError>) {
+        let taken = state.withLock { state -> (CheckedContinuation<Result<T, HTTPClientError>, Never>?, Task<Void, Never>?, DispatchWorkItem?)? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            defer {
+                state.continuation = nil
+                state.operation = nil
+                state.timer = nil
+            }
+            return (state.continuation, state.operation, state.timer)
+        }
+        guard let (continuation, operation, timer) = taken else { return }
+        timer?.cancel()
+        operation?.cancel()
+        continuation?.resume(returning: outcome)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension HTTPClient {
+    /// Downloads the response body into the file at `destination`, streaming it to disk (never into
+    /// memory), and answers with the destination.
+    ///
+    /// ```swift
+    /// let file = documents.appendingPathComponent("report.pdf")
+    /// switch await FilesAPI.report(id: 7).download(to: file, progress: { print($0.completedBytes) }) {
+    /// case .success(let response): open(response.value)
+    /// case .failure(let error): show(error)
+    /// }
+    /// ```
+    ///
+    /// The status is validated before the file is kept: a status outside ``acceptableStatusCodes``
+    /// leaves no file and fails with `.unacceptableStatusCode`, carrying up to 1 MiB of the error
+    /// body. An existing file at `destination` is replaced atomically, only once the whole body
+    /// arrived; cancellation and every failure leave it untouched and remove the partial download.
+    /// The folder of `destination` must exist. ``maxResponseSize`` does not apply.
+    nonisolated(nonsending)
+    public func download(
+        to destination: URL,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async -> Result<EndpointResponse<URL>, HTTPClientError> {
+        if Task.isCancelled { return .failure(.cancelled) }
+        let call: Call
+        do throws(HTTPClientError) {
+            call = try Call(self)
+        } catch {
+            return .failure(error)
+        }
+        return await call.download(to: destination, progress: progress.map(ProgressReporter.init))
+    }
+
+    /// Like ``download(to:progress:)``, calling `completionHandler` exactly once, on `queue` when given.
+    ///
+    /// ```swift
+    /// let handle = FilesAPI.archive.download(to: file, queue: .main) { result in ... }
+    /// ```
+    @discardableResult
+    public func download(
+        to destination: URL,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        queue: DispatchQueue? = nil,
+        completionHandler: @escaping @Sendable (Result<EndpointResponse<URL>, HTTPClientError>) -> Void
+    ) -> RequestHandle {
+        let call = Result { () throws(HTTPClientError) in try Call(self) }
+        let reporter = progress.map(ProgressReporter.init)
+        return RequestHandle.start(queue: queue, completionHandler: completionHandler) {
+            switch call {
+            case .success(let call): await call.download(to: destination, progress: reporter)
+            case .failure(let error): .failure(error)
+            }
+        }
+    }
+}
+
+extension Call {
+    func download(to destination: URL, progress: ProgressReporter?) async -> Result<EndpointResponse<URL>, HTTPClientError> {
+        let acceptable = acceptableStatusCodes
+        let directory = destination.deletingLastPathComponent()
+        let scope = CallScope(.file(directory: directory, isAcceptable: { acceptable.contains($0) }, progress: progress))
+        let received = await send(into: scope, uploadProgress: nil)
+        defer { scope.close(keeping: destination) }
+        if Task.isCancelled { return .failure(.cancelled) }
+        switch received {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let response):
+            let raw = EndpointResponse(value: response.body, statusCode: response.statusCode, headers: response.headers,
+                                       data: response.body, request: request, url: response.url ?? request.url)
+            guard acceptable.contains(response.statusCode) else {
+                return .failure(.unacceptableStatusCode(raw))
+            }
+            do throws(HTTPClientError) {
+                try Self.place(response, at: destination)
+            } catch {
+                return .failure(error)
+            }
+            return .success(raw.map { _ in destination })
+        }
+    }
+
+    /// Moves the downloaded file to `destination`, replacing what is there atomically; a body a
+    /// middleware produced in memory is written to a temporary file first for the same guarantee.
+    private static func place(_ response: HTTPResponse, at destination: URL) throws(HTTPClientError) {
+        var source = response.bodyFile
+        if source == nil {
+            let temporary = destination.deletingLastPathComponent()
+                .appendingPathComponent(".endpointrouter-\(UUID().uuidString).download")
+            do {
+                try response.body.write(to: temporary)
+            } catch {
+                throw .transport(.cannotCreateFile, "cannot write the download next to \(destination.path): \(error.localizedDescription)")
+            }
+            source = temporary
+        }
+        guard let source else { return }
+        if rename(source.path, destination.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(source.path)
+            throw .transport(.cannotMoveFile, "cannot move the download to \(destination.path): \(reason)", url: destination)
+        }
+    }
+}

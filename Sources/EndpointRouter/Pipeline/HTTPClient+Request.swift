@@ -1,0 +1,78 @@
+import Foundation
+
+extension HTTPClient {
+    /// Sends the endpoint's request and decodes the body as `type`.
+    ///
+    /// ```swift
+    /// let result = await TodoAPI.todo(id: 1).request(type: Todo.self)
+    /// let todo = try await TodoAPI.todo(id: 1).request(type: Todo.self).get()   // the throwing form
+    /// ```
+    ///
+    /// `Data` receives the raw body, `String` the UTF-8 text and ``EmptyResponse`` accepts any or no
+    /// body; other types decode with ``decoder``. The whole call — middlewares, retries, redirects —
+    /// ends by the endpoint's ``timeout`` with `.timedOut`; cancelling the calling `Task` ends it at
+    /// once with `.cancelled`.
+    ///
+    /// It starts on the caller's actor (so a `@MainActor` model can hold a non-`Sendable` service
+    /// value and call it); sending and decoding then run off that actor.
+    ///
+    /// - Parameter uploadProgress: Called as the request body goes out, for large uploads
+    ///   (``RequestBody/file(_:contentType:)``); reports never go backwards.
+    nonisolated(nonsending)
+    public func request<T: Decodable & SendableMetatype>(
+        type: T.Type,
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async -> Result<T, HTTPClientError> {
+        switch await response(type: type, uploadProgress: uploadProgress) {
+        case .success(let response): .success(response.value)
+        case .failure(let error): .failure(error)
+        }
+    }
+
+    /// Like ``request(type:uploadProgress:)``, with the status code, headers and raw body alongside the value.
+    ///
+    /// ```swift
+    /// let response = try await TodoAPI.list(userId: nil).response(type: [Todo].self).get()
+    /// let total = response.headers["X-Total-Count"]
+    /// ```
+    nonisolated(nonsending)
+    public func response<T: Decodable & SendableMetatype>(
+        type: T.Type,
+        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async -> Result<EndpointResponse<T>, HTTPClientError> {
+        if Task.isCancelled { return .failure(.cancelled) }
+        let call: Call
+        do throws(HTTPClientError) {
+            call = try Call(self)
+        } catch {
+            return .failure(error)
+        }
+        return await call.response(type, uploadProgress: uploadProgress.map(ProgressReporter.init))
+    }
+
+    /// Sends the request and calls `completionHandler` exactly once, on `queue` when given.
+    ///
+    /// ```swift
+    /// let handle = TodoAPI.todo(id: 1).request(type: Todo.self, queue: .main) { result in
+    ///     label.text = (try? result.get())?.title
+    /// }
+    /// handle.cancel()   // the handler then receives .failure(.cancelled), at once
+    /// ```
+    ///
+    /// A transport bound with `TransportOverride` (`withTransport` in tests) applies here too.
+    /// (`SendableMetatype` only rules out types whose `Decodable` conformance is isolated to an actor.)
+    @discardableResult
+    public func request<T: Decodable & SendableMetatype>(
+        type: T.Type,
+        queue: DispatchQueue? = nil,
+        completionHandler: @escaping @Sendable (Result<T, HTTPClientError>) -> Void
+    ) -> RequestHandle {
+        let call = Result { () throws(HTTPClientError) in try Call(self) }
+        return RequestHandle.start(queue: queue, completionHandler: completionHandler) {
+            switch call {
+            case .success(let call): await call.response(T.self, uploadProgress: nil).map(\.value)
+            case .failure(let error): .failure(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Follows redirects above the transport, so every transport gets the same rules (see
+/// ``RedirectPolicy``): a transport performs one exchange and returns a `3xx` as it is.
+struct RedirectFollower: Sendable {
+    let policy: RedirectPolicy
+
+    /// Headers that describe the body, dropped together with it.
+    static let bodyHeaders: Set<String> = ["content-type", "content-encoding", "content-language", "content-location", "digest"]
+
+    /// Sends `request` with `exchange`, then each redirect it leads to, and returns the final response.
+    func follow(
+        _ request: HTTPRequest,
+        exchange: (HTTPRequest) async throws(HTTPClientError) -> HTTPResponse
+    ) async throws(HTTPClientError) -> HTTPResponse {
+        var current = request
+        var hops = 0
+        while true {
+            let response = try await exchange(current)
+            guard policy.maximumHops > 0, let next = try nextRequest(after: response, to: current, hopsSoFar: hops) else {
+                return response
+            }
+            current = next
+            hops += 1
+        }
+    }
+
+    /// The request for the next hop, or `nil` when `response` is not a redirect to follow.
+    ///
+    /// - Throws: `.transport` when the redirect is unsafe, not a URL, or one too many.
+    func nextRequest(after response: HTTPResponse, to request: HTTPRequest, hopsSoFar: Int) throws(HTTPClientError) -> HTTPRequest? {
+        let status = response.statusCode
+        guard [301, 302, 303, 307, 308].contains(status), let location = response.headers["Location"] else { return nil }
+        let current = request.url
+        let target = try Self.resolve(location, against: current)
+        if current.scheme?.lowercased() == "https", target.scheme == "http" {
+            throw .transport(.secureConnectionFailed,
+                             "refused to follow a redirect from https to http (\(Self.withoutQuery(target))): it would send the request unencrypted",
+                             url: current)
+        }
+        guard hopsSoFar < policy.maximumHops else {
+            throw .transport(.httpTooManyRedirects,
+                             "stopped after \(policy.maximumHops) redirects; the server may be redirecting in a loop", url: current)
+        }
+
+        var next = request
+        next.url = target
+        let becomesGet = status == 303 ? request.method != .head : (status == 301 || status == 302) && request.method == .post
+        if becomesGet {
+            next.method = .get
+            next.body = nil
+            next.headers = HTTPHeaders(next.headers.fields.filter { !Self.bodyHeaders.contains($0.name.lowercased()) })
+        }
+        if Origin(current) != Origin(target) {
+            next.headers = HTTPHeaders(next.headers.fields.filter {
+                !SensitiveHeaders.contains($0.name, extra: policy.sensitiveHeaders)
+            })
+        }
+        return next
+    }
+
+    /// The absolute http(s) URL a `Location` value names, with its scheme lower-cased.
+    static func resolve(_ location: String, against current: URL) throws(HTTPClientError) -> URL {
+        let trimmed = location.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, let resolved = URL(string: trimmed, relativeTo: current)?.absoluteURL,
+              var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
+              let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false else {
+            throw .transport(.badServerResponse,
+                             "the server redirected to '\(RequestChecks.printable(String(location.prefix(200))))', which is not a valid URL",
+                             url: current)
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw .transport(.unsupportedURL, "the server redirected to a \(scheme) URL; only http and https are followed", url: current)
+        }
+        components.scheme = scheme
+        components.fragment = nil
+        guard let url = components.url else {
+            throw .transport(.badServerResponse, "the server redirected to a URL that cannot be rebuilt", url: current)
+        }
+        return url
+    }
+
+    /// A URL for a message: scheme, host, port and path only.
+    static func withoutQuery(_ url: URL) -> String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        components?.user = nil
+        components?.password = nil
+        return components?.string ?? url.path
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The checks a request passes after the last middleware and before any transport, stubs included.
+///
+/// URLSession on Linux writes header names and methods to the wire unchecked (header injection),
+/// silently drops values with line breaks, and lets a caller's `Content-Length` frame the body
+/// (request smuggling). Checking here, on the library's own ``HTTPRequest``, turns each of those into
+/// a typed error whoever set the header, and whichever transport would have sent it.
+enum RequestChecks {
+    /// Headers the transport computes itself; a caller's value could desynchronise the connection.
+    static let reservedHeaders: Set<String> = ["content-length", "transfer-encoding", "host", "connection"]
+
+    /// Checks a whole request as it is about to be handed to the redirect follower and a transport.
+    static func check(_ request: HTTPRequest) throws(HTTPClientError) {
+        let url = request.url
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host?.isEmpty == false else {
+            throw .badURL("'\(printable(url.absoluteString))' is not an http or https URL")
+        }
+        for field in request.headers {
+            try checkHeader(name: field.name, value: field.value)
+        }
+        try BodyRule.check(method: request.method, hasBody: hasBody(request.body))
+        if case .file(let file) = request.body, !FileManager.default.isReadableFile(atPath: file.path) {
+            throw .encodingFailed("the file to upload at \(file.path) does not exist or cannot be read")
+        }
+    }
+
+    /// Checks one header; the message names the header and says what to change.
+    static func checkHeader(name: String, value: String) throws(HTTPClientError) {
+        guard isToken(name) else {
+            throw .invalidHeader("header name '\(printable(name))' is not a valid token; use letters, digits and !#$%&'*+-.^_`|~ only")
+        }
+        guard !reservedHeaders.contains(name.lowercased()) else {
+            throw .invalidHeader("header '\(name)' is set by the transport from the body and URL; remove it from the request")
+        }
+        for byte in value.utf8 {
+            switch byte {
+            case 0x0D, 0x0A:
+                throw .invalidHeader("header value for '\(name)' contains a line break; remove CR/LF")
+            case 0x00:
+                throw .invalidHeader("header value for '\(name)' contains a NUL byte; remove it")
+            case 0x01...0x08, 0x0B...0x1F, 0x7F:
+                throw .invalidHeader("header value for '\(name)' contains control character 0x\(String(byte, radix: 16)); remove it")
+            default:
+                continue
+            }
+        }
+    }
+
+    /// RFC 9110 `token`: the only characters allowed in a header name.
+    static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
+    }
+
+    /// An empty in-memory body counts as none: URLSession sends nothing for it either.
+    private static func hasBody(_ body: HTTPRequest.Body?) -> Bool {
+        switch body {
+        case .data(let data): !data.isEmpty
+        case .file: true
+        case nil: false
+        }
+    }
+
+    /// The text with control characters made visible, so an error message cannot itself inject lines.
+    static func printable(_ text: String) -> String {
+        text.unicodeScalars.map { scalar in
+            switch scalar {
+            case "\r": "\\r"
+            case "\n": "\\n"
+            case "\0": "\\0"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: "\\u{\(String(scalar.value, radix: 16))}"
+            default: String(scalar)
+            }
+        }.joined()
+    }
+}

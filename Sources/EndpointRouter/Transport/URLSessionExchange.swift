@@ -1,0 +1,161 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One exchange on a URLSession task: delivers the task's callbacks into the library's sink and
+/// resumes the waiting Swift task exactly once — by completion, failure, a sink refusing the body,
+/// or cancellation, whichever comes first.
+///
+/// On Linux, `URLSessionTask.cancel()`, `resume()` and task creation each wait synchronously for the
+/// session's work queue, which a fast transfer can hold for seconds; and a cancel that races the
+/// start may never produce a completion callback. So the waiting task is resumed here at once,
+/// without waiting for URLSession, and every URLSession call for this exchange runs on its own
+/// serial `queue`: off the caller's thread and the cooperative pool, and never `cancel()`
+/// concurrently with `resume()` for the same task (which crashes corelibs).
+final class URLSessionExchange: Sendable {
+    typealias Outcome = Result<HTTPResponseHead, HTTPClientError>
+
+    private struct State {
+        var continuation: CheckedContinuation<Outcome, Never>?
+        var pending: Outcome?
+        var task: URLSessionTask?
+        var head: HTTPResponseHead?
+        var challengedResponse: HTTPURLResponse?
+        var finished = false
+    }
+
+    /// Where every URLSession call for this exchange is made, in order.
+    let queue = DispatchQueue(label: "EndpointRouter.URLSessionExchange", target: .global())
+    private let sink: any ResponseBodySink
+    private let context: RequestContext
+    private let state = Locked(State())
+
+    init(sink: any ResponseBodySink, context: RequestContext) {
+        self.sink = sink
+        self.context = context
+    }
+
+    /// Whether the exchange can still start a task.
+    var isOpen: Bool { state.withLock { !$0.finished } }
+
+    /// Stores the continuation; answers at once if the exchange already ended.
+    func begin(_ continuation: CheckedContinuation<Outcome, Never>) {
+        let pending = state.withLock { state -> Outcome? in
+            if state.pending == nil { state.continuation = continuation }
+            return state.pending
+        }
+        if let pending { continuation.resume(returning: pending) }
+    }
+
+    /// Ties the task to the exchange; `false` if the exchange already ended (then the task must be
+    /// cancelled, not resumed).
+    func attach(_ task: URLSessionTask) -> Bool {
+        state.withLock { state in
+            guard !state.finished else { return false }
+            state.task = task
+            return true
+        }
+    }
+
+    /// Ends the exchange with `error` without waiting for URLSession: the task is cancelled on `queue`.
+    func fail(_ error: HTTPClientError) {
+        finish(.failure(error))
+    }
+
+    func receive(_ response: URLResponse) {
+        guard let http = response as? HTTPURLResponse else { return }
+        let head = Self.head(of: http)
+        deliver { state throws(HTTPClientError) in
+            state.head = head
+            try sink.receive(head)
+        }
+    }
+
+    func append(_ data: Data) {
+        deliver { _ throws(HTTPClientError) in try sink.write(data) }
+    }
+
+    func didSend(totalBytes: Int64, expectedBytes: Int64) {
+        context.reportUpload(sentBytes: totalBytes, totalBytes: expectedBytes > 0 ? expectedBytes : nil)
+    }
+
+    /// Keeps the 401 that provoked a challenge, so it can be returned as a response.
+    func challenged(by response: URLResponse?) {
+        state.withLock { $0.challengedResponse = response as? HTTPURLResponse }
+    }
+
+    /// Ends the exchange with the task's outcome, unless it already ended.
+    func complete(error: (any Error)?) {
+        var outcome: Outcome?
+        deliver { state throws(HTTPClientError) in
+            if let challenged = state.challengedResponse {
+                // The challenge was declined so it cannot hang; the 401 itself is the answer.
+                let head = Self.head(of: challenged)
+                try sink.receive(head)
+                outcome = .success(head)
+            } else if let error {
+                outcome = .failure(Self.failure(from: error))
+            } else if let head = state.head {
+                outcome = .success(head)
+            } else {
+                outcome = .failure(.invalidResponse)
+            }
+        }
+        if let outcome { finish(outcome) }
+    }
+
+    /// Runs `step` with the sink while the exchange is open; a sink error ends the exchange.
+    /// The step runs under the lock so that a body piece is never written after the exchange ended.
+    private func deliver(_ step: (inout State) throws(HTTPClientError) -> Void) {
+        let failure = state.withLock { state -> HTTPClientError? in
+            guard !state.finished else { return nil }
+            do throws(HTTPClientError) {
+                try step(&state)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { finish(.failure(failure)) }
+    }
+
+    private func finish(_ outcome: Outcome) {
+        let taken = state.withLock { state -> (CheckedContinuation<Outcome, Never>?, URLSessionTask?)? in
+            guard !state.finished else { return nil }
+            state.finished = true
+            if state.continuation == nil { state.pending = outcome }
+            defer {
+                state.continuation = nil
+                state.task = nil
+            }
+            return (state.continuation, state.task)
+        }
+        guard let (continuation, task) = taken else { return }
+        continuation?.resume(returning: outcome)
+        if let task, case .failure = outcome {
+            queue.async { task.cancel() }
+        }
+    }
+
+    private static func failure(from error: any Error) -> HTTPClientError {
+        let urlError = error as? URLError ?? URLError.described(.unknown, error.localizedDescription)
+        switch urlError.code {
+        case .cancelled: return .cancelled
+        case .timedOut: return .timedOut
+        default: return .transport(urlError)
+        }
+    }
+
+    /// URLSession folds repeated fields into one value and keeps them in a dictionary, so their
+    /// order is lost; they are sorted by name so the same response always reads the same.
+    private static func head(of http: HTTPURLResponse) -> HTTPResponseHead {
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(http.allHeaderFields.count)
+        for (name, value) in http.allHeaderFields {
+            fields.append(HTTPHeaders.Field(name: "\(name)", value: "\(value)"))
+        }
+        fields.sort { $0.name.lowercased() < $1.name.lowercased() }
+        return HTTPResponseHead(statusCode: http.statusCode, headers: HTTPHeaders(fields), url: http.url)
+    }
+}
