@@ -21,7 +21,16 @@ public struct RecordedRequest: Sendable {
     /// Header fields in wire order with names as sent; values have surrounding spaces and tabs trimmed.
     public let headers: [(name: String, value: String)]
     /// The message body, already de-chunked when the request used `Transfer-Encoding: chunked`.
+    /// Empty when the body was longer than the server's `bodyStorageLimit` (see ``bodyWasDiscarded``).
     public let body: Data
+    /// The body length in bytes (after de-chunking), also known when the body itself was not kept.
+    public let bodyLength: Int64
+    /// Whether the body exceeded the server's `bodyStorageLimit` and was only counted and hashed, in which
+    /// case ``body`` is empty and ``bodyLength`` and ``bodySHA256Hex`` describe what was received.
+    public let bodyWasDiscarded: Bool
+    /// The digest taken while a discarded body streamed through; kept bodies are hashed on demand instead,
+    /// so the common small-body case never pays for hashing.
+    private let streamedDigest: String?
     /// The request head as received (request line, header lines and the terminating blank line),
     /// decoded as UTF-8, or as Latin-1 when the bytes are not valid UTF-8.
     public let head: String
@@ -45,7 +54,13 @@ public struct RecordedRequest: Sendable {
         String(decoding: body, as: UTF8.self)
     }
 
-    init(head parsed: RequestHead, headBytes: [UInt8], body: Data, connectionIndex: Int) {
+    /// The SHA-256 of the whole body as 64 lowercase hex digits (as `sha256sum` prints it), available
+    /// whether or not the body was kept, so large uploads can be checked byte for byte.
+    public var bodySHA256Hex: String {
+        streamedDigest ?? SHA256Digest.hex(of: body)
+    }
+
+    init(head parsed: RequestHead, headBytes: [UInt8], body: ReceivedBody, connectionIndex: Int) {
         method = parsed.method
         target = parsed.target
         if let mark = parsed.target.firstIndex(of: "?") {
@@ -57,7 +72,10 @@ public struct RecordedRequest: Sendable {
         }
         version = parsed.version
         headers = parsed.headers
-        self.body = body
+        self.body = body.stored ?? Data()
+        bodyLength = body.length
+        bodyWasDiscarded = body.stored == nil
+        streamedDigest = body.stored == nil ? body.digestHex : nil
         head = decodeText(headBytes)
         headData = Data(headBytes)
         self.connectionIndex = connectionIndex
@@ -165,6 +183,53 @@ struct RequestHead {
     }
 }
 
+// MARK: - Receiving bodies
+
+/// A request body as received: kept in memory up to a limit, otherwise only counted and hashed.
+struct ReceivedBody {
+    /// The bytes, or `nil` once the body outgrew the limit.
+    var stored: Data?
+    /// Bytes received so far.
+    var length: Int64 = 0
+    /// Only fed once the body is discarded; kept bodies are hashed later, on demand.
+    private var hasher = SHA256()
+    private let limit: Int
+
+    /// An empty body that is kept while it is at most `limit` bytes long.
+    init(limit: Int) {
+        self.limit = max(0, limit)
+        stored = Data()
+    }
+
+    /// A body that was read in one piece.
+    init(data: Data) {
+        limit = Int.max
+        stored = data
+        length = Int64(data.count)
+    }
+
+    /// Appends received bytes, switching to count-and-hash mode when the body outgrows the limit.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer) {
+        length += Int64(bytes.count)
+        if stored != nil {
+            if length <= Int64(limit) {
+                // Appending through the optional (not a bound copy) keeps the buffer uniquely referenced.
+                stored?.append(contentsOf: bytes)
+                return
+            }
+            // Hash what was kept so far, then drop it for good.
+            if let kept = stored { hasher.update(kept) }
+            stored = nil
+        }
+        hasher.update(bytes)
+    }
+
+    /// The digest of everything consumed; only meaningful once the body was discarded.
+    var digestHex: String {
+        hasher.hex
+    }
+}
+
 // MARK: - Reading from the socket
 
 /// Buffered reads from one connected socket. Owned by a single connection thread, hence not `Sendable`.
@@ -179,7 +244,7 @@ final class SocketReader {
 
     private let fd: Int32
     private var buffer: [UInt8] = []
-    private var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+    private var scratch = [UInt8](repeating: 0, count: 64 * 1024)
     /// Where the search for the end of the head resumes, so a slowly arriving head is not rescanned from the start.
     private var scanned = 0
 
@@ -221,6 +286,29 @@ final class SocketReader {
         return bytes
     }
 
+    /// Delivers exactly `count` bytes to `consume` in pieces, without accumulating them; `false` if the peer
+    /// closes first. Reads never go past `count`, so a pipelined next request stays in the socket.
+    func stream(_ count: Int64, into consume: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        var remaining = count
+        if !buffer.isEmpty && remaining > 0 {
+            let take = Int(min(Int64(buffer.count), remaining))
+            buffer.withUnsafeBytes { consume(UnsafeRawBufferPointer(rebasing: $0[..<take])) }
+            buffer.removeFirst(take)
+            remaining -= Int64(take)
+        }
+        while remaining > 0 {
+            let wanted = Int(min(Int64(scratch.count), remaining))
+            let received = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, wanted, 0) }
+            if received > 0 {
+                scratch.withUnsafeBytes { consume(UnsafeRawBufferPointer(rebasing: $0[..<received])) }
+                remaining -= Int64(received)
+            } else if !(received < 0 && errno == EINTR) {
+                return false
+            }
+        }
+        return true
+    }
+
     /// One line without its line ending, or `nil` if the peer closes or the line exceeds `limit`.
     func readLine(limit: Int) -> [UInt8]? {
         var searched = 0
@@ -237,8 +325,9 @@ final class SocketReader {
     }
 
     /// The de-chunked body, or `nil` if the chunked encoding is broken or the peer closes mid-body.
-    func readChunkedBody() -> Data? {
-        var body = Data()
+    /// The body is kept only while it is at most `storageLimit` bytes long; beyond that it is counted and hashed.
+    func readChunkedBody(storageLimit: Int) -> ReceivedBody? {
+        var body = ReceivedBody(limit: storageLimit)
         while true {
             guard let line = readLine(limit: 4096) else { return nil }
             let sizeField = line.prefix { $0 != UInt8(ascii: ";") }
@@ -256,8 +345,7 @@ final class SocketReader {
                     if trailer.isEmpty { return body }
                 }
             }
-            guard let chunk = readExactly(size) else { return nil }
-            body.append(contentsOf: chunk)
+            guard stream(Int64(size), into: { body.consume($0) }) else { return nil }
             guard let terminator = readLine(limit: 2), terminator.isEmpty else { return nil }
         }
     }

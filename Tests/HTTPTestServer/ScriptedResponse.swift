@@ -20,6 +20,7 @@ public struct ScriptedResponse: Sendable {
     public var reason: String?
     /// Header fields written in this order, exactly as given. `Content-Length` is added after them unless
     /// they already contain `Content-Length` or `Transfer-Encoding`, or ``behavior`` is `.closeDelimited`.
+    /// Streamed bodies choose their framing header as described on ``StreamedBody``.
     public var headers: [(name: String, value: String)]
     /// The body bytes; never written for HEAD requests or statuses that forbid a body (1xx, 204, 304).
     public var body: Data
@@ -27,6 +28,9 @@ public struct ScriptedResponse: Sendable {
     public var delay: TimeInterval
     /// How the response is delivered.
     public var behavior: Behavior
+    /// When set, the body is generated while it is sent (see ``stream(status:headers:chunk:total:interval:announceLength:)``)
+    /// and ``body`` is ignored; this is what lets tests serve gigabytes or endless bodies without holding them.
+    public var streamedBody: StreamedBody?
 
     /// Creates a response; every parameter has a default so tests only spell out what matters to them.
     public init(
@@ -43,6 +47,7 @@ public struct ScriptedResponse: Sendable {
         self.body = body
         self.delay = delay
         self.behavior = behavior
+        streamedBody = nil
     }
 
     /// A response with the given status, headers and raw body.
@@ -104,31 +109,49 @@ public struct ScriptedResponse: Sendable {
         }
     }
 
+    /// Whether a header called `name` is in the script (case-insensitive).
+    func hasHeader(_ name: String) -> Bool {
+        headers.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// 1xx, 204 and 304 never have a body.
+    var bodyAllowed: Bool {
+        !(100..<200).contains(status) && status != 204 && status != 304
+    }
+
     /// The complete response bytes for a request with `method`.
     /// `announceClose` adds `Connection: close` (if the script has no `Connection` header) because RFC 9112
     /// asks a server that is about to close to say so.
     func wireBytes(method: String, announceClose: Bool) -> [UInt8] {
-        // 1xx, 204 and 304 never have a body, and HEAD responses describe the body without sending it.
-        let bodyAllowed = !(100..<200).contains(status) && status != 204 && status != 304
+        // HEAD responses describe the body without sending it.
         let writesBody = bodyAllowed && method != "HEAD"
-        let hasField = { (name: String) in
-            headers.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        let framing: String?
+        if bodyAllowed && behavior != .closeDelimited && !hasHeader("Content-Length") && !hasHeader("Transfer-Encoding") {
+            framing = "Content-Length: \(body.count)"
+        } else {
+            framing = nil
         }
+        // Head and body go out in one buffer so a single send() carries small responses in one segment.
+        var bytes = headBytes(framing: framing, announceClose: announceClose)
+        if writesBody { bytes.append(contentsOf: body) }
+        return bytes
+    }
+
+    /// The status line, the scripted headers, the framing header the server adds (if any), an optional
+    /// `Connection: close` and the blank line.
+    func headBytes(framing: String?, announceClose: Bool) -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(reason ?? Self.standardReason(status))\r\n"
         for field in headers {
             head += "\(field.name): \(field.value)\r\n"
         }
-        if bodyAllowed && behavior != .closeDelimited && !hasField("Content-Length") && !hasField("Transfer-Encoding") {
-            head += "Content-Length: \(body.count)\r\n"
+        if let framing {
+            head += framing + "\r\n"
         }
-        if announceClose && behavior == .normal && !hasField("Connection") {
+        if announceClose && behavior == .normal && !hasHeader("Connection") {
             head += "Connection: close\r\n"
         }
         head += "\r\n"
-        // Head and body go out in one buffer so a single send() carries small responses in one segment.
-        var bytes = Array(head.utf8)
-        if writesBody { bytes.append(contentsOf: body) }
-        return bytes
+        return Array(head.utf8)
     }
 
     /// A minimal response for requests the server itself rejects (malformed or oversized heads).
