@@ -27,13 +27,13 @@ enum OfflineServer {
             return .json(todo)
         }
         stub.on(.post, "/todos") { request in
-            guard let new = try? JSONDecoder().decode(NewTodo.self, from: request.request.httpBody ?? Data()) else {
+            guard let new = try? request.decodeBody(as: NewTodo.self) else {
                 return .fixture("error-422.json", in: fixtures, status: 422)
             }
             return .json(Todo(userId: new.userId, id: 201, title: new.title, completed: new.completed), status: 201)
         }
         stub.on(.put, "/todos/:id") { request in
-            .data(request.request.httpBody ?? Data(), headers: ["Content-Type": "application/json"])
+            .data(request.body, headers: ["Content-Type": "application/json"])
         }
         stub.on(.patch, "/todos/:id") { request in
             guard let id = request.parameters["id"].flatMap(Int.init), var todo = allTodos().first(where: { $0.id == id }) else {

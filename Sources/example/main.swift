@@ -70,7 +70,7 @@ if Settings.isOnline {
     print("\n— What went over the (stubbed) wire —")
     for request in stub.capturedRequests {
         let body = request.bodyText.map { $0.isEmpty ? "" : "  body: \($0)" } ?? ""
-        print("  \(request.method) \(request.url?.absoluteString ?? "?")\(body)")
+        print("  \(request.context.endpointName): \(request.method.rawValue) \(request.url.absoluteString)\(body)")
     }
 }
 exit(succeeded ? 0 : 1)

@@ -21,7 +21,7 @@ struct FixtureTests {
 
     @Test func textFixtureGetsTextContentType() async throws {
         let stub = StubTransport().on(nil, "*", respond: .fixture("hello.txt", in: TestPaths.fixtures))
-        let response = try await stub.send(makeRequest("GET", "https://api.example.com/hello"))
+        let response = try await stub.exchange(makeRequest(.get, "https://api.example.com/hello"))
         #expect(response.headers["Content-Type"] == "text/plain; charset=utf-8")
     }
 
@@ -36,7 +36,7 @@ struct FixtureTests {
 
     @Test func missingFixtureFailsTheRequestNamingThePathAndWhatIsThere() async throws {
         let stub = StubTransport().on(.get, "/todos", respond: .fixture("todoz.json", in: TestPaths.fixtures))
-        let error = try #require(await transportError(stub, makeRequest("GET", "https://api.example.com/todos")))
+        let error = try #require(await transportError(stub, makeRequest(.get, "https://api.example.com/todos")))
         #expect(error.urlError?.code == .fileDoesNotExist)
         let text = error.localizedDescription
         #expect(text.contains("todoz.json"))
@@ -47,7 +47,7 @@ struct FixtureTests {
     @Test func missingDirectoryIsNamed() async throws {
         let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString)")
         let stub = StubTransport().on(nil, "*", respond: .fixture("a.json", in: nowhere))
-        let error = try #require(await transportError(stub, makeRequest("GET", "https://api.example.com/a")))
+        let error = try #require(await transportError(stub, makeRequest(.get, "https://api.example.com/a")))
         #expect(error.localizedDescription.contains("does not exist"))
     }
 }

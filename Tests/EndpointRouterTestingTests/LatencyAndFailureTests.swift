@@ -54,6 +54,18 @@ struct LatencyAndFailureTests {
         #expect(seconds < 5, "the deadline, not the latency, should end the wait")
     }
 
+    @Test func calledDirectlyTheStubGivesUpAtTheContextDeadline() async throws {
+        // Nothing above the stub enforces the deadline here: only the stub's own wait can end it.
+        let stub = StubTransport().on(.get, "/todos/1", respond: .json(todo).delayed(by: 30))
+        let request = try makeRequest(.get, "https://api.example.com/todos/1")
+        let outcome = await bounded {
+            await measure { await transportError(stub, request, context: makeContext(seconds: 0.3)) }
+        }
+        #expect(outcome?.result == .timedOut)
+        #expect((outcome?.seconds ?? 0) >= 0.25, "the stub answers at the deadline, not before")
+        #expect((outcome?.seconds ?? 10) < 5, "the deadline, not the latency, ends the wait")
+    }
+
     @Test func latencyWithinTheTimeoutSucceeds() async throws {
         let stub = StubTransport().on(.get, "/todos/1", respond: .json(todo).delayed(by: 0.1))
         let result = await withTransport(stub) { await TodoAPI.slowTodo(id: 1, timeout: 5).request(type: Todo.self) }
@@ -75,7 +87,7 @@ struct LatencyAndFailureTests {
 
     @Test func transportCancelledBeforeSendingAnswersCancelled() async throws {
         let stub = StubTransport { _ in .status(200) }
-        let request = try makeRequest("GET", "https://api.example.com/x")
+        let request = try makeRequest(.get, "https://api.example.com/x")
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return await transportError(stub, request)

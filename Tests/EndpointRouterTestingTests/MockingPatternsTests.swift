@@ -153,7 +153,7 @@ struct MockingPatternsTests {
 
         #expect(created.id == 201)
         let sent = try #require(stub.lastRequest)
-        #expect(sent.method == "POST")
+        #expect(sent.method == .post)
         #expect(sent.path == "/todos")
         #expect(sent.headers["Content-Type"] == "application/json")
         #expect(try sent.decodeBody(as: NewTodo.self) == draft)

@@ -24,25 +24,25 @@ struct RecordReplayTests {
             .on(.get, "/missing", respond: .fixture("error-404.json", in: TestPaths.fixtures, status: 404))
     }
 
-    private static func requests() throws -> [URLRequest] {
+    private static func requests() throws -> [HTTPRequest] {
         let body = try JSONEncoder().encode(NewTodo(userId: 1, title: "Record me", completed: false))
         return [
-            try makeRequest("GET", "https://api.example.com/todos"),
-            try makeRequest("GET", "https://api.example.com/todos?userId=1"),
-            try makeRequest("POST", "https://api.example.com/todos", headers: ["Content-Type": "application/json"], body: body),
-            try makeRequest("GET", "https://api.example.com/image.bin"),
-            try makeRequest("GET", "https://api.example.com/tricky.txt"),
-            try makeRequest("GET", "https://api.example.com/crlf.txt"),
-            try makeRequest("DELETE", "https://api.example.com/todos/3"),
-            try makeRequest("GET", "https://api.example.com/missing"),
+            try makeRequest(.get, "https://api.example.com/todos"),
+            try makeRequest(.get, "https://api.example.com/todos?userId=1"),
+            try makeRequest(.post, "https://api.example.com/todos", headers: ["Content-Type": "application/json"], body: body),
+            try makeRequest(.get, "https://api.example.com/image.bin"),
+            try makeRequest(.get, "https://api.example.com/tricky.txt"),
+            try makeRequest(.get, "https://api.example.com/crlf.txt"),
+            try makeRequest(.delete, "https://api.example.com/todos/3"),
+            try makeRequest(.get, "https://api.example.com/missing"),
         ]
     }
 
     @Test func replayServesByteIdenticalResponses() async throws {
         try await withTemporaryDirectory { directory in
             let recorder = RecordingTransport(wrapping: Self.server(), directory: directory)
-            var recorded: [HTTPTransportResponse] = []
-            for request in try Self.requests() { recorded.append(try await recorder.send(request)) }
+            var recorded: [HTTPResponse] = []
+            for request in try Self.requests() { recorded.append(try await recorder.exchange(request)) }
 
             let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             #expect(files.count == recorded.count)
@@ -50,9 +50,9 @@ struct RecordReplayTests {
 
             let replay = ReplayTransport(directory: directory)
             for (request, original) in zip(try Self.requests(), recorded) {
-                let replayed = try await replay.send(request)
+                let replayed = try await replay.exchange(request)
                 #expect(replayed.statusCode == original.statusCode)
-                #expect(replayed.body == original.body, "\(request.url?.path ?? "")")
+                #expect(replayed.body == original.body, "\(request.url.path)")
                 #expect(replayed.headers == original.headers)
             }
             #expect(replay.requestCount == recorded.count)
@@ -75,8 +75,8 @@ struct RecordReplayTests {
     @Test func fileIsReadableAndNamedByMethodPathAndHash() async throws {
         try await withTemporaryDirectory { directory in
             let recorder = RecordingTransport(wrapping: Self.server(), directory: directory)
-            let request = try makeRequest("DELETE", "https://api.example.com/todos/3", headers: ["Accept": "application/json"])
-            _ = try await recorder.send(request)
+            let request = try makeRequest(.delete, "https://api.example.com/todos/3", headers: ["Accept": "application/json"])
+            _ = try await recorder.exchange(request)
             let name = recorder.fileName(for: request)
             #expect(name.range(of: #"^DELETE_todos_3_[0-9a-f]{8}\.http$"#, options: .regularExpression) != nil)
             let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
@@ -94,31 +94,31 @@ struct RecordReplayTests {
 
     @Test func namesAreStableAndTellRequestsApart() throws {
         let recorder = RecordingTransport(wrapping: StubTransport(), directory: FileManager.default.temporaryDirectory)
-        let sortedKeys = try makeRequest("POST", "https://a.example/todos", body: Data(#"{"a":1,"b":[1,2]}"#.utf8))
-        let otherOrder = try makeRequest("POST", "https://b.example/todos", headers: ["Authorization": "x"],
+        let sortedKeys = try makeRequest(.post, "https://a.example/todos", body: Data(#"{"a":1,"b":[1,2]}"#.utf8))
+        let otherOrder = try makeRequest(.post, "https://b.example/todos", headers: ["Authorization": "x"],
                                          body: Data(#"{ "b": [1, 2], "a": 1 }"#.utf8))
-        let otherBody = try makeRequest("POST", "https://a.example/todos", body: Data(#"{"a":2}"#.utf8))
-        let queryOrder1 = try makeRequest("GET", "https://a.example/todos?a=1&b=2")
-        let queryOrder2 = try makeRequest("GET", "https://a.example/todos?b=2&a=1")
-        let otherQuery = try makeRequest("GET", "https://a.example/todos?a=2&b=2")
+        let otherBody = try makeRequest(.post, "https://a.example/todos", body: Data(#"{"a":2}"#.utf8))
+        let queryOrder1 = try makeRequest(.get, "https://a.example/todos?a=1&b=2")
+        let queryOrder2 = try makeRequest(.get, "https://a.example/todos?b=2&a=1")
+        let otherQuery = try makeRequest(.get, "https://a.example/todos?a=2&b=2")
         #expect(recorder.fileName(for: sortedKeys) == recorder.fileName(for: otherOrder), "host, headers and key order do not count")
         #expect(recorder.fileName(for: sortedKeys) != recorder.fileName(for: otherBody))
         #expect(recorder.fileName(for: queryOrder1) == recorder.fileName(for: queryOrder2))
         #expect(recorder.fileName(for: queryOrder1) != recorder.fileName(for: otherQuery))
-        #expect(recorder.fileName(for: try makeRequest("GET", "https://a.example/")).hasPrefix("GET_root_"))
+        #expect(recorder.fileName(for: try makeRequest(.get, "https://a.example/")).hasPrefix("GET_root_"))
     }
 
     @Test func unrecordedRequestNamesTheRequestAndTheExpectedFile() async throws {
         try await withTemporaryDirectory { directory in
             let recorder = RecordingTransport(wrapping: Self.server(), directory: directory)
-            _ = try await recorder.send(makeRequest("GET", "https://api.example.com/todos"))
-            let unrecorded = try makeRequest("GET", "https://api.example.com/todos?userId=7")
+            _ = try await recorder.exchange(makeRequest(.get, "https://api.example.com/todos"))
+            let unrecorded = try makeRequest(.get, "https://api.example.com/todos?userId=7")
             let error = try #require(await transportError(ReplayTransport(directory: directory), unrecorded))
             #expect(error.urlError?.code == .fileDoesNotExist)
             let text = error.localizedDescription
             #expect(text.contains("GET /todos?userId=7"))
             #expect(text.contains(recorder.fileName(for: unrecorded)))
-            #expect(text.contains(recorder.fileName(for: try makeRequest("GET", "https://api.example.com/todos"))),
+            #expect(text.contains(recorder.fileName(for: try makeRequest(.get, "https://api.example.com/todos"))),
                     "recordings of the same path are listed")
             #expect(text.contains("RecordingTransport"))
         }
@@ -126,7 +126,7 @@ struct RecordReplayTests {
 
     @Test func corruptRecordingIsReported() async throws {
         try await withTemporaryDirectory { directory in
-            let request = try makeRequest("GET", "https://api.example.com/todos")
+            let request = try makeRequest(.get, "https://api.example.com/todos")
             let name = RecordingTransport(wrapping: StubTransport(), directory: directory).fileName(for: request)
             try Data("GET /todos HTTP/1.1\n\nno response here".utf8).write(to: directory.appendingPathComponent(name))
             let error = try #require(await transportError(ReplayTransport(directory: directory), request))
@@ -137,11 +137,11 @@ struct RecordReplayTests {
 
     @Test func handWrittenRecordingWithCRLFHeadIsServed() async throws {
         try await withTemporaryDirectory { directory in
-            let request = try makeRequest("GET", "https://api.example.com/todos/5")
+            let request = try makeRequest(.get, "https://api.example.com/todos/5")
             let name = RecordingTransport(wrapping: StubTransport(), directory: directory).fileName(for: request)
             let text = "GET /todos/5 HTTP/1.1\r\n\r\n### response\nHTTP/1.1 410 Gone\r\nX-Reason: moved\r\n\r\n{\"gone\":true}"
             try Data(text.utf8).write(to: directory.appendingPathComponent(name))
-            let response = try await ReplayTransport(directory: directory).send(request)
+            let response = try await ReplayTransport(directory: directory).exchange(request)
             #expect(response.statusCode == 410)
             #expect(response.headers["X-Reason"] == "moved")
             #expect(response.body == Data(#"{"gone":true}"#.utf8))
@@ -151,7 +151,7 @@ struct RecordReplayTests {
     @Test func failuresOfTheWrappedTransportPassThroughUnrecorded() async throws {
         try await withTemporaryDirectory { directory in
             let recorder = RecordingTransport(wrapping: StubTransport { _ in .failure(.timedOut) }, directory: directory)
-            let request = try makeRequest("GET", "https://api.example.com/x")
+            let request = try makeRequest(.get, "https://api.example.com/x")
             #expect(await transportError(recorder, request) == .timedOut)
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         }

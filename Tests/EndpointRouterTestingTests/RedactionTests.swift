@@ -18,8 +18,8 @@ struct RedactionTests {
         }
     }
 
-    private static func request(key: String = "s3cr3t-query", token: String = "s3cr3t-token") throws -> URLRequest {
-        try makeRequest("GET", "https://api.example.com/me?api_key=\(key)&Token=\(token)&page=2", headers: [
+    private static func request(key: String = "s3cr3t-query", token: String = "s3cr3t-token") throws -> HTTPRequest {
+        try makeRequest(.get, "https://api.example.com/me?api_key=\(key)&Token=\(token)&page=2", headers: [
             "Authorization": "Bearer s3cr3t-bearer",
             "proxy-authorization": "Basic s3cr3t-proxy",
             "Cookie": "id=s3cr3t-cookie",
@@ -33,7 +33,7 @@ struct RedactionTests {
             let recorder = RecordingTransport(wrapping: Self.server(), directory: directory,
                                               redactingHeaders: ["x-api-key", "X-SESSION"],
                                               redactingQueryKeys: ["api_key", "token"])
-            let response = try await recorder.send(Self.request())
+            let response = try await recorder.exchange(Self.request())
             #expect(response.headers["X-Session"] == "s3cr3t-session", "the caller gets the response unredacted")
 
             let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
@@ -59,13 +59,13 @@ struct RedactionTests {
         try await withTemporaryDirectory { directory in
             let recorder = RecordingTransport(wrapping: Self.server(), directory: directory,
                                               redactingQueryKeys: ["api_key", "token"])
-            let recorded = try await recorder.send(Self.request())
+            let recorded = try await recorder.exchange(Self.request())
             let replay = ReplayTransport(directory: directory)
-            let replayed = try await replay.send(Self.request(key: "another-key", token: "another-token"))
+            let replayed = try await replay.exchange(Self.request(key: "another-key", token: "another-token"))
             #expect(replayed.body == recorded.body)
             #expect(replayed.headers["Set-Cookie"] == "REDACTED")
 
-            let otherPage = try makeRequest("GET", "https://api.example.com/me?api_key=k&Token=t&page=3")
+            let otherPage = try makeRequest(.get, "https://api.example.com/me?api_key=k&Token=t&page=3")
             #expect(await transportError(replay, otherPage)?.urlError?.code == .fileDoesNotExist,
                     "unredacted items still have to match")
         }

@@ -14,7 +14,7 @@ struct UnmatchedRequestTests {
             .on(.get, "/todos/:id", query: ["x": "2"], respond: .status(200))
             .on(.get, "/users/:id", respond: .status(200))
             .on(.get, "/todos/7", headers: ["X-Api-Key": "k1"], respond: .status(200))
-        let error = try #require(await transportError(stub, makeRequest("GET", "https://api.example.com/todos/7?x=1")))
+        let error = try #require(await transportError(stub, makeRequest(.get, "https://api.example.com/todos/7?x=1")))
         let urlError = try #require(error.urlError)
         #expect(urlError.code == .resourceUnavailable)
         let text = error.localizedDescription
@@ -29,7 +29,7 @@ struct UnmatchedRequestTests {
 
     @Test func messageSaysWhenThereAreNoRoutes() async throws {
         let stub = StubTransport()
-        let error = try #require(await transportError(stub, makeRequest("DELETE", "https://api.example.com/todos/3")))
+        let error = try #require(await transportError(stub, makeRequest(.delete, "https://api.example.com/todos/3")))
         #expect(error.localizedDescription.contains("DELETE /todos/3"))
         #expect(error.localizedDescription.contains("The stub has no routes."))
         #expect(error.localizedDescription.contains(#"stub.on(.delete, "/todos/3""#))
@@ -38,7 +38,7 @@ struct UnmatchedRequestTests {
     @Test func credentialsStayOutOfTheMessage() async throws {
         let stub = StubTransport().on(.get, "/me", headers: ["Authorization": "Bearer expected-secret"],
                                       respond: .status(200))
-        let request = try makeRequest("GET", "https://api.example.com/me", headers: ["Authorization": "Bearer sent-secret"])
+        let request = try makeRequest(.get, "https://api.example.com/me", headers: ["Authorization": "Bearer sent-secret"])
         let text = try #require(await transportError(stub, request)).localizedDescription
         #expect(text.contains("header 'Authorization' has a different value"))
         #expect(!text.contains("expected-secret"))
@@ -64,11 +64,14 @@ struct CapturedRequestTests {
     @Test func partsAreTakenApart() async throws {
         let stub = StubTransport { _ in .status(204) }
         let body = try JSONEncoder().encode(NewTodo(userId: 1, title: "Write tests", completed: false))
-        let request = try makeRequest("POST", "https://api.example.com/todos?tag=a%20b&ids%5B%5D=1&ids%5B%5D=2&q=x+y",
+        let request = try makeRequest(.post, "https://api.example.com/todos?tag=a%20b&ids%5B%5D=1&ids%5B%5D=2&q=x+y",
                                       headers: ["Content-Type": "application/json"], body: body)
-        _ = try await stub.send(request)
+        _ = try await stub.exchange(request, context: makeContext(endpoint: "TodoAPI.create", attempt: 3))
         let sent = try #require(stub.lastRequest)
-        #expect(sent.method == "POST")
+        #expect(sent.request == request)
+        #expect(sent.context.endpointName == "TodoAPI.create")
+        #expect(sent.context.attempt == 3)
+        #expect(sent.method == .post)
         #expect(sent.path == "/todos")
         #expect(sent.url == request.url)
         #expect(sent.headers["content-type"] == "application/json")
@@ -82,15 +85,15 @@ struct CapturedRequestTests {
     @Test func recordingHelpersFilterCountAndReset() async throws {
         let stub = StubTransport { _ in .status(200) }
         for url in ["/todos/1", "/todos/2", "/users/1"] {
-            _ = try await stub.send(makeRequest("GET", "https://api.example.com\(url)"))
+            _ = try await stub.exchange(makeRequest(.get, "https://api.example.com\(url)"))
         }
-        _ = try await stub.send(makeRequest("DELETE", "https://api.example.com/todos/2"))
+        _ = try await stub.exchange(makeRequest(.delete, "https://api.example.com/todos/2"))
         #expect(stub.requestCount == 4)
         #expect(stub.capturedRequests.map(\.path) == ["/todos/1", "/todos/2", "/users/1", "/todos/2"])
         #expect(stub.requests(matching: .get, path: "/todos/:id").map(\.path) == ["/todos/1", "/todos/2"])
         #expect(stub.requests(path: "/todos/*").count == 3)
         #expect(stub.requests(matching: .delete, path: "/todos/2").count == 1)
-        #expect(stub.lastRequest?.method == "DELETE")
+        #expect(stub.lastRequest?.method == .delete)
         stub.removeAllCapturedRequests()
         #expect(stub.requestCount == 0)
         #expect(stub.lastRequest == nil)

@@ -1,40 +1,47 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 
 /// A request a testing transport received, with the parts tests usually assert on already taken apart.
 ///
 /// ```swift
 /// let sent = try #require(stub.lastRequest)
-/// #expect(sent.method == "POST")
+/// #expect(sent.method == .post)
 /// #expect(sent.path == "/todos")
 /// #expect(sent.headers["Content-Type"] == "application/json")
 /// #expect(try sent.decodeBody(as: NewTodo.self).title == "Write tests")
+/// #expect(sent.context.endpointName == "TodoAPI.create")
 /// ```
 public struct CapturedRequest: Sendable {
-    /// The request exactly as the transport received it, after every middleware.
-    public let request: URLRequest
+    /// The request exactly as the transport received it: after every middleware, the request checks
+    /// and, for a redirect hop, the library's rewrite of it.
+    public let request: HTTPRequest
+    /// What the library told the transport about the call: `RequestContext.endpointName`,
+    /// `RequestContext.attempt` (2 and up when a middleware retried) and the deadline.
+    public let context: RequestContext
+    /// The method.
+    public var method: HTTPMethod { request.method }
     /// The full URL, query included.
-    public var url: URL? { request.url }
-    /// The method, such as `"GET"`.
-    public let method: String
+    public var url: URL { request.url }
     /// The path as sent, still percent-encoded (`/users/john%20doe`); `/` when the URL has none.
     public let path: String
-    /// The headers, with case-insensitive lookup: `headers["authorization"]`.
-    public let headers: HTTPHeaders
-    /// The body; empty when the request had none.
-    public let body: Data
+    /// The header fields as the request carries them, in order, with case-insensitive lookup:
+    /// `headers["authorization"]`.
+    public var headers: HTTPHeaders { request.headers }
+    /// The in-memory body; empty when the request had none or streams a file (see ``bodyFile``).
+    public var body: Data { request.bodyData ?? Data() }
+    /// The file a `.file` body streams from. It is not read: an upload may be large, and the test
+    /// owns the file and can read it if it wants.
+    public var bodyFile: URL? {
+        if case .file(let file) = request.body { return file }
+        return nil
+    }
     private let queryPairs: [QueryPair]
 
-    /// Takes `request` apart.
-    public init(_ request: URLRequest) {
+    /// Takes `request` apart; `context` is what the transport was handed with it.
+    public init(_ request: HTTPRequest, context: RequestContext) {
         self.request = request
-        method = request.httpMethod ?? "GET"
+        self.context = context
         path = RequestTarget.encodedPath(of: request.url)
-        headers = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
-        body = request.httpBody ?? Data()
         queryPairs = RequestTarget.queryPairs(RequestTarget.encodedQuery(of: request.url))
     }
 
@@ -49,10 +56,10 @@ public struct CapturedRequest: Sendable {
         queryPairs.filter { $0.name == name }.map(\.value)
     }
 
-    /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.
+    /// The in-memory body as UTF-8 text, or `nil` when it is not valid UTF-8.
     public var bodyText: String? { String(data: body, encoding: .utf8) }
 
-    /// Decodes the body, typically the JSON the code under test sent.
+    /// Decodes the in-memory body, typically the JSON the code under test sent.
     ///
     /// ```swift
     /// let sent = try stub.lastRequest?.decodeBody(as: NewTodo.self)
@@ -64,7 +71,7 @@ public struct CapturedRequest: Sendable {
     }
 
     /// `GET /todos/7?x=1`.
-    var summary: String { RequestTarget.summary(method: method, url: request.url) }
+    var summary: String { RequestTarget.summary(method: method, url: url) }
 }
 
 extension CapturedRequest: CustomStringConvertible {

@@ -1,7 +1,3 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 
 /// A transport that keeps every request it received, in arrival order, each exactly once.
@@ -12,8 +8,12 @@ import EndpointRouter
 /// ```swift
 /// #expect(stub.requestCount == 1)
 /// #expect(stub.lastRequest?.queryItems["userId"] == "1")
+/// #expect(stub.lastRequest?.context.attempt == 1)
 /// #expect(stub.requests(matching: .delete, path: "/todos/:id").isEmpty)
 /// ```
+///
+/// Only requests that reached the transport are recorded: one the library refused before sending
+/// (an invalid header, a body on a GET) never appears, just as it never reaches a server.
 public protocol RequestRecording: Sendable {
     /// The requests received so far, oldest first.
     var capturedRequests: [CapturedRequest] { get }
@@ -35,25 +35,8 @@ extension RequestRecording {
     public func requests(matching method: HTTPMethod? = nil, path: String) -> [CapturedRequest] {
         let pattern = PathPattern(path)
         return capturedRequests.filter { captured in
-            (method.map { $0.rawValue == captured.method } ?? true)
+            (method.map { $0 == captured.method } ?? true)
                 && pattern.match(RequestTarget.segments(ofEncodedPath: captured.path)) != nil
         }
     }
-}
-
-/// The thread-safe list behind ``RequestRecording``.
-final class RequestLog: Sendable {
-    private let entries = Locked<[CapturedRequest]>([])
-
-    /// Records `request` and returns it taken apart.
-    @discardableResult
-    func append(_ request: URLRequest) -> CapturedRequest {
-        let captured = CapturedRequest(request)
-        entries.withLock { $0.append(captured) }
-        return captured
-    }
-
-    var all: [CapturedRequest] { entries.withLock { $0 } }
-
-    func removeAll() { entries.withLock { $0.removeAll() } }
 }

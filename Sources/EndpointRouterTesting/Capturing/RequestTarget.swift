@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import EndpointRouter
 
 /// The parts of a request URL the testing transports compare, read the way a server reads them.
 ///
@@ -9,22 +7,22 @@ import FoundationNetworking
 /// taken percent-encoded and split first, and each segment is decoded on its own.
 enum RequestTarget {
     /// The path as sent, percent-encoded; `/` when the URL has none.
-    static func encodedPath(of url: URL?) -> String {
-        guard let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "/" }
+    static func encodedPath(of url: URL) -> String {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "/" }
         let path = components.percentEncodedPath
         return path.isEmpty ? "/" : path
     }
 
     /// The query as sent, percent-encoded, or `nil` when the URL has none.
-    static func encodedQuery(of url: URL?) -> String? {
-        guard let url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+    static func encodedQuery(of url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
         return components.percentEncodedQuery
     }
 
     /// `GET /todos/7?x=1`: how a request is named in messages.
-    static func summary(method: String, url: URL?) -> String {
+    static func summary(method: HTTPMethod, url: URL) -> String {
         let query = encodedQuery(of: url).map { "?" + $0 } ?? ""
-        return "\(method) \(encodedPath(of: url))\(query)"
+        return "\(method.rawValue) \(encodedPath(of: url))\(query)"
     }
 
     /// The decoded segments of an encoded path: `/a%2Fb/c` is `["a/b", "c"]`, `/` is `[]`, and a

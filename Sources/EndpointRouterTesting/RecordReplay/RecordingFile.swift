@@ -1,10 +1,7 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 
-/// The text format of one recorded exchange, meant to be read in code review:
+/// The text format of one recording, a request and its response, meant to be read in code review:
 ///
 /// ```text
 /// GET https://api.example.com/todos/1?api_key=REDACTED HTTP/1.1
@@ -21,32 +18,30 @@ import EndpointRouter
 /// The request part is for people; replay reads only the response. The response body runs to the
 /// end of the file byte for byte (no newline is added), or, when it is not UTF-8 text, follows a
 /// `[base64]` line as base64.
-enum ExchangeFile {
+enum RecordingFile {
     static let separator = "### response"
     static let base64Marker = "[base64]"
 
-    static func render(request: URLRequest, response: HTTPTransportResponse, redaction: Redaction) -> Data {
+    static func render(request: HTTPRequest, head: HTTPResponseHead, body: Data, redaction: Redaction) -> Data {
         let query = redaction.encodedQuery(RequestTarget.encodedQuery(of: request.url)).map { "?" + $0 } ?? ""
-        let origin = request.url.flatMap(origin(of:)) ?? ""
-        let target = origin + RequestTarget.encodedPath(of: request.url) + query
-        var text = "\(request.httpMethod ?? "GET") \(target) HTTP/1.1\n"
-        text += headerLines(redaction.headers(HTTPHeaders(request.allHTTPHeaderFields ?? [:])))
+        let target = (origin(of: request.url) ?? "") + RequestTarget.encodedPath(of: request.url) + query
+        var text = "\(request.method.rawValue) \(target) HTTP/1.1\n"
+        text += headerLines(redaction.headers(request.headers))
         text += "\n"
-        let body = request.httpBody ?? Data()
-        if !body.isEmpty {
-            text += requestBodyText(body)
+        if let shown = requestBodyText(request.body) {
+            text += shown
             if !text.hasSuffix("\n") { text += "\n" }
         }
         text += separator + "\n"
-        text += "HTTP/1.1 \(response.statusCode)\(reasonPhrase(response.statusCode).map { " " + $0 } ?? "")\n"
-        text += headerLines(redaction.headers(response.headers))
+        text += "HTTP/1.1 \(head.statusCode)\(reasonPhrase(head.statusCode).map { " " + $0 } ?? "")\n"
+        text += headerLines(redaction.headers(head.headers))
         text += "\n"
         var data = Data(text.utf8)
-        if isPlainText(response.body) {
-            data.append(response.body)
+        if isPlainText(body) {
+            data.append(body)
         } else {
             data.append(Data((base64Marker + "\n").utf8))
-            data.append(Data(response.body.base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed]).utf8))
+            data.append(Data(body.base64EncodedString(options: [.lineLength76Characters, .endLineWithLineFeed]).utf8))
             data.append(Data("\n".utf8))
         }
         return data
@@ -114,15 +109,24 @@ enum ExchangeFile {
     }
 
     /// Text bodies are shown unless a line could be taken for the separator; the request body is
-    /// informational, so a stand-in is enough then.
-    private static func requestBodyText(_ body: Data) -> String {
-        guard let text = String(data: body, encoding: .utf8) else {
-            return "<binary body of \(body.count) bytes, not shown>"
+    /// informational, so a stand-in is enough then. A file body is named, not read: it may be large,
+    /// and its folder differs between machines.
+    private static func requestBodyText(_ body: HTTPRequest.Body?) -> String? {
+        switch body {
+        case nil:
+            return nil
+        case .file(let file):
+            return "<body streamed from the file \(file.lastPathComponent), not shown>"
+        case .data(let data):
+            guard !data.isEmpty else { return nil }
+            guard let text = String(data: data, encoding: .utf8) else {
+                return "<binary body of \(data.count) bytes, not shown>"
+            }
+            if text.split(separator: "\n", omittingEmptySubsequences: false).contains(where: { $0 == separator }) {
+                return "<body of \(data.count) bytes, not shown: it contains a '\(separator)' line>"
+            }
+            return text
         }
-        if text.split(separator: "\n", omittingEmptySubsequences: false).contains(where: { $0 == separator }) {
-            return "<body of \(body.count) bytes, not shown: it contains a '\(separator)' line>"
-        }
-        return text
     }
 
     /// Written for readers only. Not `HTTPURLResponse.localizedString(forStatusCode:)`, whose text

@@ -1,29 +1,28 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import EndpointRouter
 
-/// The file name a recorded exchange is stored under: `GET_todos_1_3fa9c2d1.http`.
+/// The file name a recording is stored under: `GET_todos_1_3fa9c2d1.http`.
 ///
 /// Method and path make the name readable; the hash tells apart requests to the same path. It
-/// covers the path, the query after redaction and the body, and deliberately not the host nor any
-/// header: a recording made against staging replays against production, and a different token in
-/// `Authorization` or in a redacted query item (`?api_key=...`) still finds the same file.
+/// covers the path, the query after redaction and the body (a file body by its contents), and
+/// deliberately not the host nor any header: a recording made against staging replays against
+/// production, and a different token in `Authorization` or in a redacted query item
+/// (`?api_key=...`) still finds the same file.
 /// Query items are sorted and JSON bodies re-serialized with sorted keys first, so neither
 /// parameter order nor dictionary ordering changes the name between runs.
-enum ExchangeKey {
+enum RecordingKey {
     static let fileExtension = "http"
 
     /// The file name for `request` once `redaction` is applied.
-    static func fileName(for request: URLRequest, redaction: Redaction) -> String {
+    static func fileName(for request: HTTPRequest, redaction: Redaction) -> String {
         let path = RequestTarget.encodedPath(of: request.url)
         let query = redaction.encodedQuery(RequestTarget.encodedQuery(of: request.url))
-        let hash = digest(path: path, query: query, body: request.httpBody ?? Data())
-        return "\(stem(method: request.httpMethod ?? "GET", path: path))_\(hash).\(fileExtension)"
+        let hash = digest(path: path, query: query, body: request.body)
+        return "\(stem(method: request.method, path: path))_\(hash).\(fileExtension)"
     }
 
     /// `GET_todos_1`: the readable part, shared by every recording of one method and path.
-    static func stem(method: String, path: String) -> String {
+    static func stem(method: HTTPMethod, path: String) -> String {
         let segments = RequestTarget.segments(ofEncodedPath: path).joined(separator: "_")
         var slug = ""
         for scalar in segments.unicodeScalars {
@@ -37,11 +36,10 @@ enum ExchangeKey {
         // A leading dot would hide the file; a very long name would hit file system limits.
         slug = String(slug.drop { $0 == "_" || $0 == "." }.prefix(80))
         while slug.hasSuffix("_") { slug.removeLast() }
-        let safeMethod = String(method.uppercased().unicodeScalars.filter { CharacterSet.uppercaseLetters.contains($0) })
-        return "\(safeMethod.isEmpty ? "REQUEST" : safeMethod)_\(slug.isEmpty ? "root" : slug)"
+        return "\(method.rawValue)_\(slug.isEmpty ? "root" : slug)"
     }
 
-    static func digest(path: String, query: String?, body: Data) -> String {
+    static func digest(path: String, query: String?, body: HTTPRequest.Body?) -> String {
         var hasher = FNV1a()
         for segment in RequestTarget.segments(ofEncodedPath: path) { hasher.combine(field: segment) }
         hasher.combine(field: "?")
@@ -51,7 +49,11 @@ enum ExchangeKey {
             hasher.combine(field: pair.value)
         }
         hasher.combine(field: "body")
-        hasher.combine(canonicalBody(body))
+        switch body {
+        case .data(let data): hasher.combine(canonicalBody(data))
+        case .file(let file): hasher.combine(fileAt: file)
+        case nil: break
+        }
         return hasher.hex
     }
 
@@ -62,29 +64,5 @@ enum ExchangeKey {
               let sorted = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
         else { return body }
         return sorted
-    }
-}
-
-/// 32-bit FNV-1a: tiny, stable across platforms and runs (unlike `Hasher`), and needs no CryptoKit.
-/// Not collision-resistant against an adversary, which file names for test recordings do not need.
-struct FNV1a {
-    private(set) var value: UInt32 = 0x811C_9DC5
-
-    mutating func combine(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            value ^= UInt32(byte)
-            value = value &* 0x0100_0193
-        }
-    }
-
-    /// Length-prefixed, so `("ab", "c")` and `("a", "bc")` hash differently.
-    mutating func combine(field: String) {
-        combine("\(field.utf8.count):".utf8)
-        combine(field.utf8)
-    }
-
-    var hex: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }

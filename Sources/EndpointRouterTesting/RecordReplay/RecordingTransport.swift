@@ -1,11 +1,8 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 
-/// A transport that passes requests on to another one and writes each exchange to a text file, so
-/// that a ``ReplayTransport`` can answer the same requests later without the network.
+/// A transport that passes requests on to another one and writes each request with its response to
+/// a text file, so that a ``ReplayTransport`` can answer the same requests later without the network.
 ///
 /// ```swift
 /// let recorder = RecordingTransport(wrapping: URLSessionTransport.shared, directory: recordings,
@@ -16,13 +13,17 @@ import EndpointRouter
 ///
 /// Files are named by ``fileName(for:)``: method, path and a hash of path, query and body, so one
 /// file per distinct request; recording the same request again replaces its file. Before anything
-/// is written, `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and the headers in
-/// `redactingHeaders` have their values replaced by `REDACTED` in both request and response, and so
-/// do the query items in `redactingQueryKeys` (names compare case-insensitively). Bodies are written
-/// as they are: do not record requests that send passwords in the body.
+/// is written, the credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`,
+/// `Set-Cookie`) and the headers in `redactingHeaders` have their values replaced by `REDACTED` in
+/// both request and response, and so do the query items in `redactingQueryKeys` (names compare
+/// case-insensitively). Bodies are written as they are: do not record requests that send passwords
+/// in the body.
 ///
-/// Failures of the wrapped transport are passed on and not recorded. The response is returned
-/// unchanged, unredacted, to the caller.
+/// The response streams through to the library as the wrapped transport delivers it, unchanged and
+/// unredacted, so size limits, downloads and progress behave as without the recorder; a copy of the
+/// body is kept in memory until the file is written. Each exchange of a call is one recording: with
+/// redirects, every hop has its own file. Failures of the wrapped transport, and responses the
+/// library refused (too large, cancelled), are passed on and not recorded.
 public final class RecordingTransport: HTTPTransport, RequestRecording {
     /// Where the recordings go; created when the first one is written.
     public let directory: URL
@@ -51,32 +52,33 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     }
 
     /// The name of the file that records `request`, such as `GET_todos_1_3fa9c2d1.http`.
-    public func fileName(for request: URLRequest) -> String {
-        ExchangeKey.fileName(for: request, redaction: redaction)
+    public func fileName(for request: HTTPRequest) -> String {
+        RecordingKey.fileName(for: request, redaction: redaction)
     }
 
-    /// Sends `request` through the wrapped transport and records the exchange.
+    /// Sends `request` through the wrapped transport, its response flowing on into `sink`, and
+    /// records the exchange once it is complete.
     ///
-    /// - Throws: what the wrapped transport throws; `.transport(URLError(.cannotWriteToFile))` when
-    ///   the recording cannot be written, because a test that silently records nothing would pass
-    ///   today and fail on replay tomorrow.
-    public func send(_ request: URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse {
-        log.append(request)
-        let response = try await wrapped.send(request)
+    /// - Throws: what the wrapped transport or `sink` throws; `.transport(URLError(.cannotWriteToFile))`
+    ///   when the recording cannot be written, because a test that silently records nothing would
+    ///   pass today and fail on replay tomorrow.
+    public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead {
+        log.append(request, context: context)
+        let tee = TeeSink(forwardingTo: sink)
+        let head = try await wrapped.send(request, context: context, sink: tee)
+        let body = try tee.recordedBody()
         let file = directory.appendingPathComponent(fileName(for: request))
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try ExchangeFile.render(request: request, response: response, redaction: redaction)
+            try RecordingFile.render(request: request, head: head, body: body, redaction: redaction)
                 .write(to: file, options: .atomic)
         } catch {
-            throw .transport(URLError(.cannotWriteToFile, userInfo: [
-                NSLocalizedDescriptionKey: "RecordingTransport could not write the recording of "
-                    + "\(RequestTarget.summary(method: request.httpMethod ?? "GET", url: request.url)) "
-                    + "to \(file.path): \(error.localizedDescription)",
-                NSURLErrorFailingURLErrorKey: file,
-            ]))
+            throw .transport(.cannotWriteToFile, "RecordingTransport could not write the recording of "
+                             + "\(RequestTarget.summary(method: request.method, url: request.url)) "
+                             + "to \(file.path): \(error.localizedDescription)", url: file)
         }
-        return response
+        return head
     }
 
     /// The requests received so far, oldest first, as sent (not redacted: they stay in memory).

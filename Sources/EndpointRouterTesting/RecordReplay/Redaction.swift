@@ -3,26 +3,26 @@ import EndpointRouter
 
 /// What a ``RecordingTransport`` blanks out before anything reaches the disk.
 struct Redaction: Sendable {
-    /// Headers that carry credentials in nearly every API, always redacted (lowercased).
-    static let defaultHeaderNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
     /// What a redacted value is replaced with.
     static let placeholder = "REDACTED"
 
-    /// Lowercased header names, the defaults included.
-    let headerNames: Set<String>
+    /// Lowercased names of the headers redacted besides the library's credential headers.
+    let extraHeaderNames: Set<String>
     /// Lowercased query item names.
     let queryKeys: Set<String>
 
     /// Names compare case-insensitively: redacting `api_key` also redacts `API_KEY`, because a
     /// secret written to disk under another casing is still a leak.
     init(headers: Set<String> = [], queryKeys: Set<String> = []) {
-        headerNames = Self.defaultHeaderNames.union(headers.map { $0.lowercased() })
+        extraHeaderNames = Set(headers.map { $0.lowercased() })
         self.queryKeys = Set(queryKeys.map { $0.lowercased() })
     }
 
+    /// The credential headers are always redacted, from the list the library also strips on a
+    /// redirect to another origin, so the two can never disagree about what a secret is.
     func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
         HTTPHeaders(headers.fields.map { field in
-            headerNames.contains(field.name.lowercased())
+            SensitiveHeaders.contains(field.name, extra: extraHeaderNames)
                 ? HTTPHeaders.Field(name: field.name, value: Self.placeholder) : field
         })
     }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 
 /// A transport that answers from the files a ``RecordingTransport`` wrote: recorded once, tests then
@@ -18,7 +15,9 @@ import EndpointRouter
 /// ``RecordingTransport``; headers and host do not matter. Query items that were redacted when
 /// recording are read from the file itself, so they match whatever their value now and this
 /// transport needs no redaction settings. Status, headers and body are served exactly as recorded
-/// (redacted headers read `REDACTED`); the same file answers as often as it is asked.
+/// (redacted headers read `REDACTED`), the body in pieces as a network would deliver it, so size
+/// limits, downloads and progress work as they did live; the same file answers as often as it is
+/// asked.
 /// A request with no recording fails with a `.transport` error naming the request and the file it
 /// looked for.
 public final class ReplayTransport: HTTPTransport, RequestRecording {
@@ -31,30 +30,33 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
         self.directory = directory
     }
 
-    /// Answers `request` from its recording.
+    /// Answers `request` from its recording, delivering the recorded response into `sink`.
     ///
-    /// - Throws: `.cancelled` when the task is cancelled; `.transport(URLError(.fileDoesNotExist))`
-    ///   when there is no recording; `.transport(URLError(.cannotParseResponse))` when the file is
-    ///   not a recording.
-    public func send(_ request: URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse {
-        log.append(request)
+    /// - Throws: `.cancelled` when the task is cancelled; what `sink` throws (then nothing more is
+    ///   written); `.transport(URLError(.fileDoesNotExist))` when there is no recording;
+    ///   `.transport(URLError(.cannotParseResponse))` when the file is not a recording.
+    public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead {
+        log.append(request, context: context)
         if Task.isCancelled { throw .cancelled }
         let file = try recording(for: request)
         let contents: Data
         do {
             contents = try Data(contentsOf: file)
         } catch {
-            throw failure(.cannotParseResponse, "ReplayTransport could not read \(file.path): \(error.localizedDescription)", file)
+            throw .transport(.cannotParseResponse, "ReplayTransport could not read \(file.path): \(error.localizedDescription)",
+                             url: file)
         }
-        switch ExchangeFile.parseResponse(contents) {
+        switch RecordingFile.parseResponse(contents) {
         case .success(let response):
-            return HTTPTransportResponse(statusCode: response.status, headers: response.headers,
-                                         body: response.body, url: request.url)
+            let head = HTTPResponseHead(statusCode: response.status, headers: response.headers, url: request.url)
+            try BodyDelivery.deliver(head, body: response.body, into: sink)
+            return head
         case .failure(let error):
-            throw failure(.cannotParseResponse, """
+            throw .transport(.cannotParseResponse, """
                 ReplayTransport cannot use \(file.path): \(error.reason). Record it again with RecordingTransport \
                 or fix the file by hand.
-                """, file)
+                """, url: file)
         }
     }
 
@@ -66,24 +68,24 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
 
     /// The file for `request`: its own name without redaction, or else a file of the same method and
     /// path whose name comes out right once the query items that file shows as `REDACTED` are redacted.
-    private func recording(for request: URLRequest) throws(HTTPClientError) -> URL {
-        let plainName = ExchangeKey.fileName(for: request, redaction: Redaction())
+    private func recording(for request: HTTPRequest) throws(HTTPClientError) -> URL {
+        let plainName = RecordingKey.fileName(for: request, redaction: Redaction())
         let plainFile = directory.appendingPathComponent(plainName)
         if FileManager.default.fileExists(atPath: plainFile.path) { return plainFile }
 
-        let method = request.httpMethod ?? "GET"
-        let stem = ExchangeKey.stem(method: method, path: RequestTarget.encodedPath(of: request.url))
+        let method = request.method
+        let stem = RecordingKey.stem(method: method, path: RequestTarget.encodedPath(of: request.url))
         let siblings = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
             .filter { Self.isRecording($0, stem: stem) }.sorted()
         for name in siblings {
             let file = directory.appendingPathComponent(name)
-            guard let contents = try? Data(contentsOf: file), let target = ExchangeFile.requestTarget(contents) else {
+            guard let contents = try? Data(contentsOf: file), let target = RecordingFile.requestTarget(contents) else {
                 continue
             }
             let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
             let redacted = RequestTarget.queryPairs(query).filter { $0.value == Redaction.placeholder }.map(\.name)
             guard !redacted.isEmpty else { continue }
-            if ExchangeKey.fileName(for: request, redaction: Redaction(queryKeys: Set(redacted))) == name {
+            if RecordingKey.fileName(for: request, redaction: Redaction(queryKeys: Set(redacted))) == name {
                 return file
             }
         }
@@ -91,24 +93,20 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
         let summary = RequestTarget.summary(method: method, url: request.url)
         let nearby = siblings.isEmpty
             ? FixtureFiles.listing(of: directory)
-            : "Recordings of \(method) \(RequestTarget.encodedPath(of: request.url)) with another query or body: "
+            : "Recordings of \(method.rawValue) \(RequestTarget.encodedPath(of: request.url)) with another query or body: "
                 + siblings.joined(separator: ", ") + "."
-        throw failure(.fileDoesNotExist, """
+        throw .transport(.fileDoesNotExist, """
             ReplayTransport has no recording for \(summary): expected the file \(plainName) in \(directory.path). \
             \(nearby) Record it by running the test once with RecordingTransport(wrapping:directory:) \
             in place of ReplayTransport.
-            """, plainFile)
+            """, url: plainFile)
     }
 
     /// `GET_todos_1_3fa9c2d1.http` for the stem `GET_todos_1`, but not `GET_todos_1_2_...`.
     private static func isRecording(_ name: String, stem: String) -> Bool {
-        let suffix = "." + ExchangeKey.fileExtension
+        let suffix = "." + RecordingKey.fileExtension
         guard name.hasPrefix(stem + "_"), name.hasSuffix(suffix) else { return false }
         let hash = name.dropFirst(stem.count + 1).dropLast(suffix.count)
         return hash.count == 8 && hash.allSatisfy(\.isHexDigit)
-    }
-
-    private func failure(_ code: URLError.Code, _ text: String, _ file: URL) -> HTTPClientError {
-        .transport(URLError(code, userInfo: [NSLocalizedDescriptionKey: text, NSURLErrorFailingURLErrorKey: file]))
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 
 /// Reads the files behind ``StubResponse/fixture(_:in:status:headers:)``.
@@ -15,11 +12,8 @@ enum FixtureFiles {
         do {
             return try Data(contentsOf: file)
         } catch {
-            throw .transport(URLError(.fileDoesNotExist, userInfo: [
-                NSLocalizedDescriptionKey: "StubResponse.fixture could not read '\(name)' at \(file.path): "
-                    + "\(error.localizedDescription). \(listing(of: directory))",
-                NSURLErrorFailingURLErrorKey: file,
-            ]))
+            throw .transport(.fileDoesNotExist, "StubResponse.fixture could not read '\(name)' at \(file.path): "
+                             + "\(error.localizedDescription). \(listing(of: directory))", url: file)
         }
     }
 

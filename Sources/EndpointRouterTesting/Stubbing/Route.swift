@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 
 /// One ``StubTransport`` rule: what a request must look like, and how to answer it.
@@ -40,8 +37,8 @@ struct Route: Sendable {
     }
 
     func evaluate(_ request: CapturedRequest) -> Verdict {
-        if let method, method.rawValue != request.method {
-            return .rejected("method is \(request.method), the route wants \(method.rawValue)")
+        if let method, method != request.method {
+            return .rejected("method is \(request.method.rawValue), the route wants \(method.rawValue)")
         }
         guard let parameters = pattern.match(RequestTarget.segments(ofEncodedPath: request.path)) else {
             return .rejected("path \(request.path) does not match \(pattern)")
@@ -58,14 +55,14 @@ struct Route: Sendable {
             guard let actual = request.headers[name] else { return .rejected("header '\(name)' is missing") }
             if actual != expected {
                 // Credentials stay out of test logs.
-                if Redaction.defaultHeaderNames.contains(name.lowercased()) {
+                if SensitiveHeaders.contains(name) {
                     return .rejected("header '\(name)' has a different value than the route wants")
                 }
                 return .rejected("header '\(name)' is '\(actual)', the route wants '\(expected)'")
             }
         }
         if let body, !body(request.body) {
-            return .rejected("the body predicate returned false (body: \(Self.preview(request.body)))")
+            return .rejected("the body predicate returned false (body: \(Self.preview(request)))")
         }
         return .matched(parameters: parameters)
     }
@@ -77,16 +74,20 @@ struct Route: Sendable {
             text += "?" + query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         }
         for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
-            let shown = Redaction.defaultHeaderNames.contains(name.lowercased()) ? "…" : value
+            let shown = SensitiveHeaders.contains(name) ? "…" : value
             text += " [header \(name): \(shown)]"
         }
         if body != nil { text += " [body predicate]" }
         return text
     }
 
-    private static func preview(_ body: Data) -> String {
+    /// A binary body shows only its size, whose bytes would be noise in a test log; a file body is
+    /// not read, as it may be large.
+    private static func preview(_ request: CapturedRequest) -> String {
+        if let file = request.bodyFile { return "the file \(file.path), not read" }
+        let body = request.body
         guard !body.isEmpty else { return "empty" }
-        guard let text = String(data: body.prefix(120), encoding: .utf8) else { return "\(body.count) bytes" }
-        return "'\(text)\(body.count > 120 ? "…" : "")'"
+        guard String(data: body, encoding: .utf8) != nil else { return "\(body.count) bytes" }
+        return "'\(BodyPreview.text(of: body))'"
     }
 }

@@ -1,32 +1,25 @@
 import Foundation
 import EndpointRouter
 
-/// The wait behind ``StubResponse/delayed(by:)``, with the deadline and cancellation behaviour of
-/// `URLSessionTransport`, so code under test meets the same errors it would in production.
+/// The wait behind ``StubResponse/delayed(by:)``.
+///
+/// The library ends every call at its deadline whatever the transport does, so the wait only needs
+/// to behave like a slow server: answer after the latency, or give up at the deadline the library
+/// handed over in the context rather than sleep on for nothing (and say `.timedOut` when it is the
+/// transport itself, not the library, that noticed, as when a test calls the stub directly).
 enum SimulatedLatency {
-    /// The longest latency honoured, so `Duration` arithmetic can never overflow (about 31 years).
-    static let maximumSeconds: TimeInterval = Deadline.maximumSeconds
+    /// The longest latency honoured, so the instant arithmetic can never overflow (about 31 years).
+    static let longestSeconds: TimeInterval = 1_000_000_000
 
-    /// Sleeps `latency` seconds, counted from `start`'s request deadline.
+    /// Sleeps `latency` seconds, or until `deadline` when that comes first.
     ///
-    /// - Throws: `.cancelled` when the task is cancelled; `.timedOut`, once `timeoutInterval` has
-    ///   passed since `start`, when the latency reaches beyond it.
-    static func wait(
-        _ latency: TimeInterval,
-        timeoutInterval: TimeInterval,
-        since start: ContinuousClock.Instant
-    ) async throws(HTTPClientError) {
+    /// - Throws: `.cancelled` when the task is cancelled; `.timedOut` when the deadline came first.
+    static func wait(_ latency: TimeInterval, until deadline: ContinuousClock.Instant) async throws(HTTPClientError) {
         if Task.isCancelled { throw .cancelled }
         guard latency > 0 else { return }
-        // The same sanitised deadline URLSessionTransport enforces.
-        let deadline = start + .seconds(Deadline.seconds(timeoutInterval))
-        let answer = ContinuousClock.now + .seconds(min(latency, maximumSeconds))
+        let answer = ContinuousClock.now + .seconds(min(latency, longestSeconds))
         do {
-            if answer > deadline {
-                try await Task.sleep(until: deadline, clock: .continuous)
-            } else {
-                try await Task.sleep(until: answer, clock: .continuous)
-            }
+            try await Task.sleep(until: min(answer, deadline), clock: .continuous)
         } catch {
             throw .cancelled
         }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 
 /// The errors a ``StubTransport`` raises about its own setup, written for the person reading the
@@ -17,7 +14,7 @@ enum StubDiagnostics {
     /// Add a route that matches, e.g. stub.on(.get, "/todos/7", respond: ...), or fix the request.
     /// ```
     static func unmatched(_ request: CapturedRequest, routes: [(summary: String, reason: String)]) -> HTTPClientError {
-        var lines = ["StubTransport has no route for \(request.summary)\(fullURL(request))."]
+        var lines = ["StubTransport has no route for \(request.summary) (\(request.url.absoluteString))."]
         if routes.isEmpty {
             lines.append("The stub has no routes.")
         } else {
@@ -26,12 +23,11 @@ enum StubDiagnostics {
                 lines.append("  \(index + 1). \(route.summary): \(route.reason)")
             }
         }
-        let method = HTTPMethod(rawValue: request.method).map { ".\($0)" } ?? "nil"
         lines.append("""
-            Add a route that matches, e.g. stub.on(\(method), "\(request.path)", respond: ...), \
+            Add a route that matches, e.g. stub.on(.\(request.method), "\(request.path)", respond: ...), \
             or fix the request if it is not the one the test expects.
             """)
-        return failure(lines.joined(separator: "\n"), url: request.url)
+        return .transport(.resourceUnavailable, lines.joined(separator: "\n"), url: request.url)
     }
 
     /// The error for every request while a route's pattern cannot work as written.
@@ -40,16 +36,6 @@ enum StubDiagnostics {
             StubTransport cannot answer \(request.summary): route \(number) (\(route.summary)) has an invalid \
             path pattern: \(route.pattern.problem ?? "unknown problem"). Fix the pattern where the route is registered.
             """
-        return failure(text, url: request.url)
-    }
-
-    private static func fullURL(_ request: CapturedRequest) -> String {
-        request.url.map { " (\($0.absoluteString))" } ?? ""
-    }
-
-    private static func failure(_ text: String, url: URL?) -> HTTPClientError {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: text]
-        if let url { info[NSURLErrorFailingURLErrorKey] = url }
-        return .transport(URLError(.resourceUnavailable, userInfo: info))
+        return .transport(.resourceUnavailable, text, url: request.url)
     }
 }

@@ -16,7 +16,10 @@ import EndpointRouter
 /// ```
 ///
 /// Any status is a response, as from a real server: whether a `404` is an error is for the endpoint's
-/// `acceptableStatusCodes` to decide.
+/// `acceptableStatusCodes` to decide. The body reaches the library in pieces of 64 KiB, like a network
+/// body, so the endpoint's `maxResponseSize`, `download(to:progress:)` and its progress work as in
+/// production. The response carries exactly the headers given: add `Content-Length` to let download
+/// progress know the total before the end.
 public struct StubResponse: Sendable {
     enum Body: Sendable {
         case bytes(Data)
@@ -140,8 +143,8 @@ public struct StubResponse: Sendable {
     /// The same answer after `seconds` of simulated latency (replacing any earlier delay).
     ///
     /// The wait ends early with `.cancelled` when the calling task is cancelled, and with
-    /// `.timedOut` at the request's `timeoutInterval` (an endpoint's `timeout`), as with a real server
-    /// that is too slow.
+    /// `.timedOut` at the call's deadline (the endpoint's `timeout`), as with a real server that is
+    /// too slow: a test of a timeout takes as long as the timeout, not the latency.
     ///
     /// ```swift
     /// .json(todos).delayed(by: 0.3)
@@ -158,18 +161,21 @@ public struct StubResponse: Sendable {
 }
 
 extension StubResponse {
-    /// Waits out the latency, then produces the response `request` receives, or throws.
-    func serve(to request: URLRequest, startedAt start: ContinuousClock.Instant) async throws(HTTPClientError)
-        -> HTTPTransportResponse {
-        try await SimulatedLatency.wait(latency, timeoutInterval: request.timeoutInterval, since: start)
+    /// Waits out the latency, then delivers the answer to `request` into `sink`, or throws.
+    func serve(to request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead {
+        try await SimulatedLatency.wait(latency, until: context.deadline)
         switch outcome {
         case .fail(let error):
             throw error
-        case .respond(let status, let headers, .bytes(let data)):
-            return HTTPTransportResponse(statusCode: status, headers: headers, body: data, url: request.url)
-        case .respond(let status, let headers, .fixture(let name, let directory)):
-            let data = try FixtureFiles.read(name, in: directory)
-            return HTTPTransportResponse(statusCode: status, headers: headers, body: data, url: request.url)
+        case .respond(let status, let headers, let body):
+            let head = HTTPResponseHead(statusCode: status, headers: headers, url: request.url)
+            let data = switch body {
+            case .bytes(let data): data
+            case .fixture(let name, let directory): try FixtureFiles.read(name, in: directory)
+            }
+            try BodyDelivery.deliver(head, body: data, into: sink)
+            return head
         }
     }
 }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 
 /// A transport that answers from a table of routes, for tests: no network, no server.
@@ -21,11 +18,16 @@ import EndpointRouter
 ///
 /// Routes are tried in the order they were registered and the first match answers. A request that
 /// no route matches fails with a `.transport` error that names the request and says why each route
-/// did not match: never a silent `404`. Every request is recorded (see ``RequestRecording``), matched
-/// or not. Routes may be added while requests are running; the transport is safe to share between tasks.
+/// did not match: never a silent `404`. Every request that reaches the stub is recorded (see
+/// ``RequestRecording``), matched or not, with its `RequestContext`. Routes may be added while
+/// requests are running; the transport is safe to share between tasks.
+///
+/// The stub stands where the network would be: the library's middlewares, request checks, redirects,
+/// deadline and size limit all run above it exactly as in production, and a request the library
+/// refuses never reaches it.
 public final class StubTransport: HTTPTransport, RequestRecording {
     private let routes = Locked<[Route]>([])
-    private let fallback: (@Sendable (URLRequest) async -> StubResponse)?
+    private let fallback: (@Sendable (StubbedRequest) async -> StubResponse)?
     private let log = RequestLog()
 
     /// Creates a stub with no routes; add them with `on(_:_:query:headers:body:respond:)`.
@@ -36,13 +38,14 @@ public final class StubTransport: HTTPTransport, RequestRecording {
     /// Creates a stub that answers every request with `handler`.
     ///
     /// Routes added with `on` are still tried first; the handler answers what none of them matches.
+    /// It receives the request taken apart, with no ``StubbedRequest/parameters``.
     ///
     /// ```swift
     /// let stub = StubTransport { request in
-    ///     request.url?.path == "/health" ? .text("ok") : .status(503)
+    ///     request.path == "/health" ? .text("ok") : .status(503)
     /// }
     /// ```
-    public init(_ handler: @escaping @Sendable (URLRequest) async -> StubResponse) {
+    public init(_ handler: @escaping @Sendable (StubbedRequest) async -> StubResponse) {
         fallback = handler
     }
 
@@ -55,7 +58,8 @@ public final class StubTransport: HTTPTransport, RequestRecording {
     ///     Segments compare percent-decoded. A query written here (`"/todos?userId=1"`) is added to `query`.
     ///   - query: Items the query must contain with exactly these (decoded) values; others may be present.
     ///   - headers: Headers the request must carry with exactly these values; names are case-insensitive.
-    ///   - body: A test the request body must pass, such as `{ $0.isEmpty }`.
+    ///   - body: A test the in-memory request body must pass, such as `{ $0.isEmpty }`. A file upload
+    ///     is not read, so the test sees no bytes; answer from ``StubbedRequest/bodyFile`` instead.
     ///   - response: The answer.
     /// - Returns: The stub itself, so routes can be chained.
     ///
@@ -104,16 +108,18 @@ public final class StubTransport: HTTPTransport, RequestRecording {
         routes.withLock { $0.removeAll() }
     }
 
-    /// Records `request`, finds its answer and serves it after the answer's latency.
+    /// Records `request` with its `context`, finds its answer and delivers it into `sink` after the
+    /// answer's latency: the head, then the body in pieces of 64 KiB.
     ///
-    /// - Throws: the stubbed failure; `.cancelled` or `.timedOut` during simulated latency;
+    /// - Throws: the stubbed failure; `.cancelled` when the task is cancelled; `.timedOut` when the
+    ///   latency reaches past `context.deadline`; what `sink` throws (then nothing more is written);
     ///   `.transport` when no route matches or a fixture file cannot be read.
-    public func send(_ request: URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse {
-        let start = ContinuousClock.now
-        let captured = log.append(request)
+    public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead {
+        let captured = log.append(request, context: context)
         if Task.isCancelled { throw .cancelled }
         let response = try await answer(for: captured)
-        return try await response.serve(to: request, startedAt: start)
+        return try await response.serve(to: request, context: context, sink: sink)
     }
 
     /// The requests received so far, oldest first.
@@ -136,7 +142,7 @@ public final class StubTransport: HTTPTransport, RequestRecording {
                 rejections.append(reason)
             }
         }
-        if let fallback { return await fallback(captured.request) }
+        if let fallback { return await fallback(StubbedRequest(captured, parameters: [:])) }
         throw StubDiagnostics.unmatched(captured, routes: zip(routes, rejections).map { ($0.summary, $1) })
     }
 }

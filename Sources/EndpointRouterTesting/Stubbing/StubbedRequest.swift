@@ -1,10 +1,8 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 
-/// The request a ``StubTransport`` route answers, with the values its path pattern captured.
+/// The request a ``StubTransport`` answers, with the values the matching route's path pattern
+/// captured.
 ///
 /// ```swift
 /// stub.on(.get, "/todos/:id") { request in
@@ -13,26 +11,33 @@ import EndpointRouter
 /// }
 /// ```
 public struct StubbedRequest: Sendable {
-    /// The request as the transport received it.
-    public let request: URLRequest
     /// The values of the pattern's `:name` segments, percent-decoded; the rest of the path matched by
-    /// a final `*` is under `"*"`.
+    /// a final `*` is under `"*"`. Empty for the handler of ``StubTransport/init(_:)``.
     public let parameters: [String: String]
     /// The request taken apart: method, path, headers, body and query items.
     public let captured: CapturedRequest
 
     init(_ captured: CapturedRequest, parameters: [String: String]) {
-        request = captured.request
         self.parameters = parameters
         self.captured = captured
     }
 
-    /// The method, such as `"GET"`.
-    public var method: String { captured.method }
-    /// The headers, with case-insensitive lookup.
+    /// The request as the transport received it, after every middleware.
+    public var request: HTTPRequest { captured.request }
+    /// Which endpoint and which attempt the request belongs to, and its deadline.
+    public var context: RequestContext { captured.context }
+    /// The method.
+    public var method: HTTPMethod { captured.method }
+    /// The full URL, query included.
+    public var url: URL { captured.url }
+    /// The path as sent, still percent-encoded; see ``CapturedRequest/path``.
+    public var path: String { captured.path }
+    /// The header fields in order, with case-insensitive lookup.
     public var headers: HTTPHeaders { captured.headers }
-    /// The body; empty when the request had none.
+    /// The in-memory body; empty when the request had none or streams a file.
     public var body: Data { captured.body }
+    /// The file a `.file` body streams from, not read; see ``CapturedRequest/bodyFile``.
+    public var bodyFile: URL? { captured.bodyFile }
     /// The query items, percent-decoded; see ``CapturedRequest/queryItems``.
     public var queryItems: [String: String] { captured.queryItems }
 
