@@ -9,11 +9,11 @@ import Testing
 struct MiddlewareTests {
     struct Tag: HTTPMiddleware {
         let name: String
-        func intercept(_ request: URLRequest, next: Next) async throws(HTTPClientError) -> HTTPTransportResponse {
+        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
             var request = request
-            let trail = request.value(forHTTPHeaderField: "X-Trail").map { $0 + "," } ?? ""
-            request.setValue(trail + name, forHTTPHeaderField: "X-Trail")
-            var response = try await next(request)
+            let trail = request.headers["X-Trail"].map { $0 + "," } ?? ""
+            request.headers["X-Trail"] = trail + name
+            var response = try await next(request, context)
             response.headers.add(name: "X-Back", value: name)
             return response
         }
@@ -21,15 +21,15 @@ struct MiddlewareTests {
 
     /// Retries once on a 503, as a retry middleware would.
     struct RetryOnce: HTTPMiddleware {
-        func intercept(_ request: URLRequest, next: Next) async throws(HTTPClientError) -> HTTPTransportResponse {
-            let first = try await next(request)
-            return first.statusCode == 503 ? try await next(request) : first
+        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+            let first = try await next(request, context)
+            return first.statusCode == 503 ? try await next(request, context) : first
         }
     }
 
     @Test func runsInOrderOneWayAndBack() async throws {
         let transport = ClosureTransport { request in
-            HTTPTransportResponse(statusCode: 200, body: Data((request.value(forHTTPHeaderField: "X-Trail") ?? "").utf8))
+            HTTPResponse(statusCode: 200, body: Data((request.headers["X-Trail"] ?? "").utf8))
         }
         let response = try await TestEndpoint(endpoint: "x", transport: transport, middlewares: [Tag(name: "a"), Tag(name: "b")])
             .response(type: String.self).get()
@@ -44,7 +44,7 @@ struct MiddlewareTests {
                 count += 1
                 return count
             }
-            return HTTPTransportResponse(statusCode: call == 1 ? 503 : 200, body: Data("\(call)".utf8))
+            return HTTPResponse(statusCode: call == 1 ? 503 : 200, body: Data("\(call)".utf8))
         }
         let value = try await TestEndpoint(endpoint: "x", transport: transport, middlewares: [RetryOnce()])
             .request(type: String.self).get()
@@ -52,8 +52,8 @@ struct MiddlewareTests {
     }
 
     @Test func taskLocalOverrideReplacesTheEndpointTransport() async throws {
-        let override = ClosureTransport { _ in HTTPTransportResponse(statusCode: 200, body: Data("override".utf8)) }
-        let own = ClosureTransport { _ in HTTPTransportResponse(statusCode: 200, body: Data("own".utf8)) }
+        let override = ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data("override".utf8)) }
+        let own = ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data("own".utf8)) }
         let endpoint = TestEndpoint(endpoint: "x", transport: own)
         let inside = await TransportOverride.$current.withValue(override) {
             await endpoint.request(type: String.self)

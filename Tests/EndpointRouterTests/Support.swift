@@ -17,20 +17,36 @@ struct TestEndpoint: HTTPClient {
     var body: RequestBody?
     var timeout: TimeInterval?
     var acceptableStatusCodes: Range<Int> = 200..<300
+    var maxResponseSize: Int? = 64 * 1024 * 1024
+    var redirectPolicy = RedirectPolicy()
     var transport: any HTTPTransport = URLSessionTransport.shared
     var middlewares: [any HTTPMiddleware] = []
 }
 
-/// A transport answering from a closure, for tests of the pipeline above the transport.
+/// A minimal custom transport answering from a closure, as a user would write one: it performs one
+/// exchange and delivers the body into the library's sink.
 struct ClosureTransport: HTTPTransport {
-    let handler: @Sendable (URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse
-    func send(_ request: URLRequest) async throws(HTTPClientError) -> HTTPTransportResponse {
-        try await handler(request)
+    let handler: @Sendable (HTTPRequest) async throws(HTTPClientError) -> HTTPResponse
+    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead {
+        let response = try await handler(request)
+        try sink.receive(response.head)
+        try sink.write(response.body)
+        return response.head
     }
 }
 
 extension URLRequest {
     var bodyText: String? { httpBody.map { String(decoding: $0, as: UTF8.self) } }
+}
+
+extension HTTPRequest {
+    var bodyText: String? { bodyData.map { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// A context for calling a transport directly, with `seconds` to go.
+func testContext(seconds: Double = 10, endpoint: String = "Test.direct") -> RequestContext {
+    RequestContext(endpointName: endpoint, deadline: .now + .milliseconds(Int(seconds * 1000)))
 }
 
 /// The directory of shared payloads, found from this file so tests run from any working directory.
@@ -74,5 +90,13 @@ extension TestServer {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
         return true
+    }
+}
+
+/// Runs blocking work (generating large files, spawning a process) on a thread of its own, so it
+/// never holds one of the cooperative pool's few threads while timing tests run in parallel.
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
