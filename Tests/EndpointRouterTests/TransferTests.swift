@@ -160,7 +160,7 @@ extension Serialized {
                 sampler.start()
                 let result = await TestEndpoint(host: server.baseURL, endpoint: "upload", method: .put,
                                                 body: .file(file, contentType: "application/octet-stream"), timeout: 60)
-                    .request(type: EmptyResponse.self, uploadProgress: progress.handler)
+                    .upload(type: EmptyResponse.self, progress: progress.handler).map(\.value)
                 let memory = sampler.stop()
                 #expect(result == .success(EmptyResponse()))
                 let received = try #require(server.requests.last)

@@ -15,31 +15,46 @@ extension HTTPClient {
     ///
     /// It starts on the caller's actor (so a `@MainActor` model can hold a non-`Sendable` service
     /// value and call it); sending and decoding then run off that actor.
-    ///
-    /// - Parameter uploadProgress: Called as the request body goes out, for large uploads
-    ///   (``RequestBody/file(_:contentType:)``); reports never go backwards.
     nonisolated(nonsending)
-    public func request<T: Decodable & SendableMetatype>(
-        type: T.Type,
-        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async -> Result<T, HTTPClientError> {
-        switch await response(type: type, uploadProgress: uploadProgress) {
+    public func request<T: Decodable & SendableMetatype>(type: T.Type) async -> Result<T, HTTPClientError> {
+        switch await response(type: type) {
         case .success(let response): .success(response.value)
         case .failure(let error): .failure(error)
         }
     }
 
-    /// Like ``request(type:uploadProgress:)``, with the status code, headers and raw body alongside the value.
+    /// Like ``request(type:)``, with the status code, headers and raw body alongside the value.
     ///
     /// ```swift
     /// let response = try await TodoAPI.list(userId: nil).response(type: [Todo].self).get()
     /// let total = response.headers["X-Total-Count"]
     /// ```
     nonisolated(nonsending)
-    public func response<T: Decodable & SendableMetatype>(
+    public func response<T: Decodable & SendableMetatype>(type: T.Type) async -> Result<EndpointResponse<T>, HTTPClientError> {
+        await send(type, uploadProgress: nil)
+    }
+
+    /// Like ``response(type:)``, reporting how much of the request body has gone out: for large
+    /// uploads such as ``RequestBody/file(_:contentType:)``.
+    ///
+    /// ```swift
+    /// let result = await MediaAPI.upload(video).upload(type: Media.self) { progress in
+    ///     print(progress.fractionCompleted ?? 0)
+    /// }
+    /// ```
+    ///
+    /// Reports never go backwards; a retried attempt is reported once it passes the previous one.
+    nonisolated(nonsending)
+    public func upload<T: Decodable & SendableMetatype>(
         type: T.Type,
-        uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        progress: @escaping @Sendable (TransferProgress) -> Void
     ) async -> Result<EndpointResponse<T>, HTTPClientError> {
+        await send(type, uploadProgress: ProgressReporter(progress))
+    }
+
+    nonisolated(nonsending)
+    private func send<T: Decodable & SendableMetatype>(_ type: T.Type, uploadProgress: ProgressReporter?) async
+        -> Result<EndpointResponse<T>, HTTPClientError> {
         if Task.isCancelled { return .failure(.cancelled) }
         let call: Call
         do throws(HTTPClientError) {
@@ -47,7 +62,7 @@ extension HTTPClient {
         } catch {
             return .failure(error)
         }
-        return await call.response(type, uploadProgress: uploadProgress.map(ProgressReporter.init))
+        return await call.response(type, uploadProgress: uploadProgress)
     }
 
     /// Sends the request and calls `completionHandler` exactly once, on `queue` when given.

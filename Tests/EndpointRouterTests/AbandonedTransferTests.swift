@@ -1,0 +1,125 @@
+import Foundation
+import HTTPTestServer
+import Testing
+@testable import EndpointRouter
+
+extension Serialized {
+    /// What happens to the connection and the rest of the process once a caller abandons a transfer.
+    @Suite("Abandoned transfers on URLSessionTransport")
+    struct AbandonedTransferTests {
+        /// SplitMix64: a seeded generator, so a failing run can be replayed with its seed.
+        struct SeededGenerator: RandomNumberGenerator {
+            var state: UInt64
+            mutating func next() -> UInt64 {
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var z = state
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return z ^ (z >> 31)
+            }
+        }
+
+        /// 16 in flight, each cancelled 0–1 ms after it starts, `timeout: 2`: every completion handler
+        /// is called exactly once, within the deadline + 1 s. (Corelibs can lose the completion
+        /// callback of a task cancelled as it starts; the library must not depend on it.)
+        /// `RACE_REQUESTS` sets the count; CI runs 100,000.
+        @Test func cancelRacingTheStartEndsEveryRequestExactlyOnce() async throws {
+            let count = Int(ProcessInfo.processInfo.environment["RACE_REQUESTS"] ?? "") ?? 2_000
+            let seed = UInt64(ProcessInfo.processInfo.environment["RACE_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
+            var random = SeededGenerator(state: seed)
+            let server = try TestServer(response: .json("{}"))
+            defer { server.stop() }
+            let transport = URLSessionTransport()
+            let deliveries = Locked<[Int: Int]>([:])
+            let batchSize = 16
+            var late: [Int] = []
+            for batchStart in stride(from: 0, to: count, by: batchSize) {
+                let ids = batchStart..<min(count, batchStart + batchSize)
+                let started = ContinuousClock.now
+                for id in ids {
+                    let handle = TestEndpoint(host: server.baseURL, endpoint: "race/\(id)", timeout: 2, transport: transport)
+                        .request(type: EmptyResponse.self) { _ in deliveries.withLock { $0[id, default: 0] += 1 } }
+                    let delay = Int.random(in: 0...1_000, using: &random)
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(delay)) { handle.cancel() }
+                }
+                let limit = started + .seconds(3)
+                while ContinuousClock.now < limit, deliveries.withLock({ state in ids.contains { state[$0] == nil } }) {
+                    try await Task.sleep(nanoseconds: 1_000_000)
+                }
+                late += ids.filter { id in deliveries.withLock { $0[id] == nil } }
+                if late.count > 10 { break }
+            }
+            try await Task.sleep(nanoseconds: 100_000_000)  // time for a second, wrong delivery to show
+            let counts = deliveries.withLock { $0 }
+            #expect(late.isEmpty, "seed \(seed): requests \(late.prefix(10)) were not answered within the deadline + 1 s")
+            #expect(counts.values.allSatisfy { $0 == 1 }, "seed \(seed): some completion handler ran twice")
+            #expect(counts.count == count || !late.isEmpty, "seed \(seed): \(count - counts.count) requests never answered")
+        }
+
+        /// After a cancel, a deadline or a size-limit failure the connection should close promptly,
+        /// so an abandoned transfer costs nothing more. On Linux, corelibs' `cancel()` waits for a
+        /// work queue that a fast transfer keeps busy, so URLSession alone cannot always meet this:
+        /// the figure is measured and reported, and the known gap recorded rather than hidden.
+        @Test(arguments: ["cancel", "deadline", "limit"])
+        func abandonedConnectionCloses(_ how: String) async throws {
+            let server = try TestServer(response: .stream())
+            defer { server.stop() }
+            let host = server.baseURL
+            let transport = URLSessionTransport()
+            let task = Task {
+                await TestEndpoint(host: host, endpoint: "endless", timeout: how == "deadline" ? 0.3 : 30,
+                                   maxResponseSize: how == "limit" ? 4 * 1024 * 1024 : nil, transport: transport)
+                    .request(type: Data.self)
+            }
+            if how == "cancel" {
+                try await Task.sleep(nanoseconds: 100_000_000)
+                task.cancel()
+            }
+            let result = await task.value
+            let failedAt = ContinuousClock.now
+            #expect(result.failure != nil)
+            let ended = await server.waitForConnectionEnd(index: 1, timeout: 10)
+            let closedAfter = ended.map { $0 - failedAt }
+            print("abandoned transfer (\(how)): the server saw the connection end \(closedAfter.map { "\($0)" } ?? "not within 10 s") after the caller got \(result.failure.map { "\($0)" } ?? "-")")
+            withKnownIssue("corelibs' URLSessionTask.cancel() waits for a work queue a fast transfer holds", isIntermittent: true) {
+                #expect(closedAfter.map { $0 < .seconds(2) } == true)
+            }
+        }
+
+        /// While a large download runs on the shared default transport, small requests to another
+        /// host should not slow down beyond 300 ms each. Corelibs serves every transfer from one work
+        /// queue, so a fast transfer delays the others: measured and reported, the gap recorded.
+        /// `LARGE_DOWNLOAD_MIB` sets the size (default 512; the issue's figure is for 2 GB).
+        @Test func largeDownloadDoesNotSlowOtherHosts() async throws {
+            let mebibytes = Int64(ProcessInfo.processInfo.environment["LARGE_DOWNLOAD_MIB"] ?? "") ?? 512
+            let big = try TestServer(response: .stream(total: mebibytes * 1024 * 1024, announceLength: true))
+            defer { big.stop() }
+            let small = try TestServer(response: .json("{}"))
+            defer { small.stop() }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("er-large-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let bigHost = big.baseURL
+            let download = Task {
+                await TestEndpoint(host: bigHost, endpoint: "big", timeout: 120).download(to: folder.appendingPathComponent("big.bin"))
+            }
+            try await Task.sleep(nanoseconds: 100_000_000)
+            var worst = Duration.zero
+            var samples = 0
+            while samples < 20 {
+                let start = ContinuousClock.now
+                let result = await TestEndpoint(host: small.baseURL, endpoint: "small", timeout: 10).request(type: EmptyResponse.self)
+                #expect(result == .success(EmptyResponse()))
+                worst = max(worst, ContinuousClock.now - start)
+                samples += 1
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+            download.cancel()
+            _ = await download.value
+            print("small requests to another host during a \(mebibytes) MiB download: slowest \(worst) of \(samples)")
+            withKnownIssue("corelibs serves every URLSession transfer from one work queue", isIntermittent: true) {
+                #expect(worst < .milliseconds(300))
+            }
+        }
+    }
+}
