@@ -42,7 +42,9 @@ enum Deadline {
                     race.finish(.failure(.timedOut))
                     return
                 }
-                let timer = DispatchWorkItem { race.finish(.failure(.timedOut)) }
+                // A cancelled work item stays queued until its time comes (60 s by default): held
+                // weakly, the finished call's result (perhaps a large body) is not kept alive with it.
+                let timer = DispatchWorkItem { [weak race] in race?.finish(.failure(.timedOut)) }
                 race.attach(timer)
                 let (seconds, attoseconds) = remaining.components
                 let nanoseconds = Int(min(seconds, Int64(maximumSeconds))) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
