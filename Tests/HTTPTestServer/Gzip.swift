@@ -19,9 +19,15 @@ extension ScriptedResponse {
     /// Gzip data that inflates to `expandedBytes` zero bytes (about 1000:1), for testing that a client caps
     /// what it decompresses. Serve it with `Content-Encoding: gzip`, e.g. via ``gzipEncoded(_:status:headers:)``.
     /// Runs the system `gzip -c -9`, feeding it zeros through a pipe, so the expanded data never exists in
-    /// memory; fails if no `gzip` is installed or it takes longer than 30 seconds.
+    /// memory; fails if no `gzip` is installed or it takes longer than 30 seconds (about 3 GiB of input).
+    /// Blocks the calling thread meanwhile. Results are cached per size for the life of the process, since
+    /// gzip needs roughly 10 s per GiB.
     public static func gzipBomb(expandedBytes: Int) throws -> Data {
-        try runGzip(.zeros(max(0, expandedBytes)))
+        let size = max(0, expandedBytes)
+        if let cached = gzipBombCache.value(for: size) { return cached }
+        let bomb = try runGzip(.zeros(size))
+        gzipBombCache.store(bomb, for: size)
+        return bomb
     }
 
     /// `data` compressed by the system `gzip -c -9`, for ordinary `Content-Encoding: gzip` responses.
@@ -56,31 +62,27 @@ extension ScriptedResponse {
         guard let tool = ["/bin/gzip", "/usr/bin/gzip"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw GzipToolError(description: "no gzip executable at /bin/gzip or /usr/bin/gzip")
         }
-        let toGzip = try makePipe()
-        let fromGzip: (read: Int32, write: Int32)
-        do {
-            fromGzip = try makePipe()
-        } catch {
-            close(toGzip.read)
-            close(toGzip.write)
-            throw error
+        // Pipe objects rather than raw descriptors, because Foundation closes the child's ends of a Pipe in
+        // this process after launch; with plain FileHandles who closes what differs between platforms.
+        let toGzip = Pipe()
+        let fromGzip = Pipe()
+        // Other processes the tests spawn meanwhile must not inherit our ends: a leaked write end would keep
+        // gzip from ever seeing the end of its input. (The child gets its ends through dup2, which drops the flag.)
+        for handle in [toGzip.fileHandleForReading, toGzip.fileHandleForWriting, fromGzip.fileHandleForReading, fromGzip.fileHandleForWriting] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
         }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = ["-c", "-9"]
-        process.standardInput = FileHandle(fileDescriptor: toGzip.read, closeOnDealloc: false)
-        process.standardOutput = FileHandle(fileDescriptor: fromGzip.write, closeOnDealloc: false)
+        process.standardInput = toGzip
+        process.standardOutput = fromGzip
         process.standardError = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
-            for fd in [toGzip.read, toGzip.write, fromGzip.read, fromGzip.write] { close(fd) }
             throw GzipToolError(description: "could not start \(tool): \(error)")
         }
-        // The child has its own copies; ours must go, or the reads below would never see end of file.
-        close(toGzip.read)
-        close(fromGzip.write)
 
         let pid = process.processIdentifier
         let finished = DispatchSemaphore(value: 0)
@@ -96,15 +98,16 @@ extension ScriptedResponse {
         // Writing from another thread while this one reads keeps both pipes moving: gzip blocks on a full
         // output pipe, and we would block on its full input pipe if we wrote and read on the same thread.
         let writerDone = DispatchSemaphore(value: 0)
+        let inputHandle = toGzip.fileHandleForWriting
         let writer = Thread {
-            feed(input, to: toGzip.write)
-            close(toGzip.write)
+            feed(input, to: inputHandle.fileDescriptor)
+            // Closing is what tells gzip its input is complete.
+            try? inputHandle.close()
             writerDone.signal()
         }
         writer.start()
 
-        let output = readToEnd(fromGzip.read)
-        close(fromGzip.read)
+        let output = readToEnd(fromGzip.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
         finished.signal()
         writerDone.wait()
@@ -116,17 +119,6 @@ extension ScriptedResponse {
             throw GzipToolError(description: "gzip failed (reason \(process.terminationReason.rawValue), status \(process.terminationStatus))")
         }
         return output
-    }
-
-    /// A pipe whose ends are not inherited by other processes the tests spawn meanwhile; a leaked write end
-    /// would keep gzip from ever seeing the end of its input.
-    private static func makePipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
-            throw GzipToolError(description: "pipe failed: \(String(cString: strerror(errno)))")
-        }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return (read: fds[0], write: fds[1])
     }
 
     /// Writes the input in 1 MiB pieces. SIGPIPE is blocked on this thread so that a gzip that died (or was
@@ -188,6 +180,27 @@ extension ScriptedResponse {
                 return output
             }
         }
+    }
+}
+
+/// Bombs already produced, by expanded size; each is only about a thousandth of its expanded size.
+private let gzipBombCache = GzipBombCache()
+
+/// A lock-protected dictionary; `@unchecked Sendable` because `lock` guards `bombs`.
+private final class GzipBombCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bombs: [Int: Data] = [:]
+
+    func value(for size: Int) -> Data? {
+        lock.lock()
+        defer { lock.unlock() }
+        return bombs[size]
+    }
+
+    func store(_ bomb: Data, for size: Int) {
+        lock.lock()
+        bombs[size] = bomb
+        lock.unlock()
     }
 }
 

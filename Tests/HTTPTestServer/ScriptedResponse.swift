@@ -6,7 +6,8 @@ public struct ScriptedResponse: Sendable {
     public enum Behavior: Sendable, Equatable {
         /// Send the response; keep the connection open unless either side asked to close it.
         case normal
-        /// Never answer and keep the connection open until `TestServer.stop()`.
+        /// Never answer and keep the connection open until `TestServer.stop()` or until the client closes it
+        /// (which is then recorded in `TestServer.connections`).
         case hang
         /// Close the connection without sending a single byte.
         case closeWithoutResponse
@@ -24,7 +25,8 @@ public struct ScriptedResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body bytes; never written for HEAD requests or statuses that forbid a body (1xx, 204, 304).
     public var body: Data
-    /// Seconds to wait before answering; `stop()` cuts the wait short and drops the connection.
+    /// Seconds to wait before answering; `stop()` or the client closing the connection cuts the wait short
+    /// and drops the connection.
     public var delay: TimeInterval
     /// How the response is delivered.
     public var behavior: Behavior
@@ -75,7 +77,7 @@ public struct ScriptedResponse: Sendable {
         ScriptedResponse(status: status, headers: [("Location", location)])
     }
 
-    /// A response that is never sent; the connection stays open until `stop()`.
+    /// A response that is never sent; the connection stays open until `stop()` or the client closes it.
     public static var hang: ScriptedResponse {
         ScriptedResponse(behavior: .hang)
     }
