@@ -25,6 +25,13 @@ struct Call: Sendable {
         decoder = client.decoder
     }
 
+    /// The call for `client`, or why it cannot start: the task is already cancelled, or the
+    /// request cannot be built.
+    static func starting<Client: HTTPClient>(_ client: Client) -> Result<Call, HTTPClientError> {
+        if Task.isCancelled { return .failure(.cancelled) }
+        return Result { () throws(HTTPClientError) in try Call(client) }
+    }
+
     /// Runs the pipeline under the call's deadline: middlewares, request checks, redirects, one
     /// exchange per hop into sinks of `scope`. Returns at the deadline or on cancellation at once.
     func send(into scope: CallScope, uploadProgress: ProgressReporter?) async -> Result<HTTPResponse, HTTPClientError> {

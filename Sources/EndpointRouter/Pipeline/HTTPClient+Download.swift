@@ -27,14 +27,10 @@ extension HTTPClient {
         to destination: URL,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async -> Result<EndpointResponse<URL>, HTTPClientError> {
-        if Task.isCancelled { return .failure(.cancelled) }
-        let call: Call
-        do throws(HTTPClientError) {
-            call = try Call(self)
-        } catch {
-            return .failure(error)
+        switch Call.starting(self) {
+        case .success(let call): return await call.download(to: destination, progress: progress.map(ProgressReporter.init))
+        case .failure(let error): return .failure(error)
         }
-        return await call.download(to: destination, progress: progress.map(ProgressReporter.init))
     }
 
     /// Like ``download(to:progress:)``, calling `completionHandler` exactly once, on `queue` when given.

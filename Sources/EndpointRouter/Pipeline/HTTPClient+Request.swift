@@ -55,14 +55,10 @@ extension HTTPClient {
     nonisolated(nonsending)
     private func send<T: Decodable & SendableMetatype>(_ type: T.Type, uploadProgress: ProgressReporter?) async
         -> Result<EndpointResponse<T>, HTTPClientError> {
-        if Task.isCancelled { return .failure(.cancelled) }
-        let call: Call
-        do throws(HTTPClientError) {
-            call = try Call(self)
-        } catch {
-            return .failure(error)
+        switch Call.starting(self) {
+        case .success(let call): return await call.response(type, uploadProgress: uploadProgress)
+        case .failure(let error): return .failure(error)
         }
-        return await call.response(type, uploadProgress: uploadProgress)
     }
 
     /// Sends the request and calls `completionHandler` exactly once, on `queue` when given.
