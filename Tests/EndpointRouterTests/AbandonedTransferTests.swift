@@ -105,19 +105,24 @@ extension Serialized {
             }
             try await Task.sleep(nanoseconds: 100_000_000)
             var worst = Duration.zero
+            var failures: [HTTPClientError] = []
             var samples = 0
             while samples < 20 {
                 let start = ContinuousClock.now
-                let result = await TestEndpoint(host: small.baseURL, endpoint: "small", timeout: 10).request(type: EmptyResponse.self)
-                #expect(result == .success(EmptyResponse()))
+                // A starved request can outlast a short timeout; 30 s keeps the figure measurable.
+                let result = await TestEndpoint(host: small.baseURL, endpoint: "small", timeout: 30).request(type: EmptyResponse.self)
+                if let failure = result.failure { failures.append(failure) }
                 worst = max(worst, ContinuousClock.now - start)
                 samples += 1
                 try await Task.sleep(nanoseconds: 20_000_000)
             }
             download.cancel()
             _ = await download.value
-            print("small requests to another host during a \(mebibytes) MiB download: slowest \(worst) of \(samples)")
+            print("small requests to another host during a \(mebibytes) MiB download: slowest \(worst) of \(samples), \(failures.count) failed \(failures.first.map { "(\($0))" } ?? "")")
+            // Only a timeout is starvation; any other failure is a defect of ours.
+            #expect(failures.allSatisfy { if case .timedOut = $0 { true } else { false } })
             withKnownIssue("corelibs serves every URLSession transfer from one work queue", isIntermittent: true) {
+                #expect(failures.isEmpty)
                 #expect(worst < .milliseconds(300))
             }
         }
