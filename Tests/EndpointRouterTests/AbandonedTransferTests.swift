@@ -89,9 +89,10 @@ extension Serialized {
         /// While a large download runs on the shared default transport, small requests to another
         /// host should not slow down beyond 300 ms each. Corelibs serves every transfer from one work
         /// queue, so a fast transfer delays the others: measured and reported, the gap recorded.
-        /// `LARGE_DOWNLOAD_MIB` sets the size (default 512; the figure is for 2 GB).
+        /// `LARGE_DOWNLOAD_MIB` sets the size: 64 by default, because on corelibs the download starves
+        /// every URLSession test running beside it in the same process (`.ci/run` measures 2048 alone).
         @Test func largeDownloadDoesNotSlowOtherHosts() async throws {
-            let mebibytes = Int64(ProcessInfo.processInfo.environment["LARGE_DOWNLOAD_MIB"] ?? "") ?? 512
+            let mebibytes = Int64(ProcessInfo.processInfo.environment["LARGE_DOWNLOAD_MIB"] ?? "") ?? 64
             let big = try TestServer(response: .stream(total: mebibytes * 1024 * 1024, announceLength: true))
             defer { big.stop() }
             let small = try TestServer(response: .json("{}"))

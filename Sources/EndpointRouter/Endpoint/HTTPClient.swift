@@ -34,7 +34,7 @@ import FoundationNetworking
 /// A request flows one way: the endpoint builds an ``HTTPRequest`` (``makeRequest()``), the call's
 /// deadline starts, the ``middlewares`` see it in order, the request checks run, the library follows
 /// redirects (``redirectPolicy``) while the ``transport`` performs each exchange, the body goes into
-/// memory up to ``maxResponseSize`` (or to a file, for ``download(to:progress:)``), and the response
+/// memory up to ``maxResponseSize`` (or to a file, for ``download(to:timeout:headers:middlewares:progress:)``), and the response
 /// is validated against ``acceptableStatusCodes`` and decoded with ``decoder``.
 public protocol HTTPClient {
     /// The server, with scheme and optionally a port and base path: `"https://api.example.com:8443/api"`.
@@ -78,7 +78,13 @@ public protocol HTTPClient {
     /// What sends the request. Defaults to ``URLSessionTransport/shared``; tests plug in a stub.
     var transport: any HTTPTransport { get }
     /// Steps between building and sending: authentication, retries, logging. Defaults to none.
+    ///
+    /// It is read once per call, so a middleware that keeps state (a token being refreshed, a
+    /// cache) must be an object created once and returned here each time, such as a `static let`.
     var middlewares: [any HTTPMiddleware] { get }
+    /// Settings the middlewares read for this endpoint (``RequestContext/options``), such as
+    /// whether a POST may be retried. Defaults to ``EndpointOptions/init()``.
+    var options: EndpointOptions { get }
 }
 
 extension HTTPClient {
@@ -114,4 +120,6 @@ extension HTTPClient {
     public var transport: any HTTPTransport { URLSessionTransport.shared }
     /// No middleware.
     public var middlewares: [any HTTPMiddleware] { [] }
+    /// Every option at its default.
+    public var options: EndpointOptions { EndpointOptions() }
 }

@@ -20,18 +20,21 @@ public struct RequestContext: Sendable {
     /// The instant the whole call must end by, all attempts, waits and redirects included. The
     /// library ends the call with `.timedOut` then, whatever a middleware or transport is doing.
     public var deadline: ContinuousClock.Instant
+    /// What the endpoint declared for the middlewares (``HTTPClient/options``).
+    public var options: EndpointOptions
     /// Where a transport reports how much of the request body went out; `nil` when nobody asked.
     let uploadProgress: ProgressReporter?
 
     /// Creates a context, for a test that calls a middleware or transport directly.
-    public init(endpointName: String, attempt: Int = 1, deadline: ContinuousClock.Instant) {
-        self.init(endpointName: endpointName, attempt: attempt, deadline: deadline, uploadProgress: nil)
+    public init(endpointName: String, attempt: Int = 1, deadline: ContinuousClock.Instant, options: EndpointOptions = EndpointOptions()) {
+        self.init(endpointName: endpointName, attempt: attempt, deadline: deadline, options: options, uploadProgress: nil)
     }
 
-    init(endpointName: String, attempt: Int, deadline: ContinuousClock.Instant, uploadProgress: ProgressReporter?) {
+    init(endpointName: String, attempt: Int, deadline: ContinuousClock.Instant, options: EndpointOptions, uploadProgress: ProgressReporter?) {
         self.endpointName = endpointName
         self.attempt = attempt
         self.deadline = deadline
+        self.options = options
         self.uploadProgress = uploadProgress
     }
 

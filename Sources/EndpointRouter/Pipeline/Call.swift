@@ -5,6 +5,7 @@ import Foundation
 struct Call: Sendable {
     let request: HTTPRequest
     let endpointName: String
+    let options: EndpointOptions
     let middlewares: [any HTTPMiddleware]
     let transport: any HTTPTransport
     let timeout: TimeInterval?
@@ -13,12 +14,17 @@ struct Call: Sendable {
     let maxResponseSize: Int?
     let decoder: JSONDecoder
 
-    init<Client: HTTPClient>(_ client: Client) throws(HTTPClientError) {
-        request = try client.makeRequest()
+    init<Client: HTTPClient>(_ client: Client, _ overrides: CallOverrides = CallOverrides()) throws(HTTPClientError) {
+        var request = try client.makeRequest()
+        for (name, value) in overrides.headers.sorted(by: { $0.key < $1.key }) {
+            request.headers[name] = value
+        }
+        self.request = request
         endpointName = client.endpointName
-        middlewares = client.middlewares
+        options = client.options
+        middlewares = overrides.middlewares.isEmpty ? client.middlewares : client.middlewares + overrides.middlewares
         transport = TransportOverride.current ?? client.transport
-        timeout = client.timeout
+        timeout = overrides.timeout ?? client.timeout
         redirectPolicy = client.redirectPolicy
         acceptableStatusCodes = client.acceptableStatusCodes
         maxResponseSize = client.maxResponseSize
@@ -27,16 +33,17 @@ struct Call: Sendable {
 
     /// The call for `client`, or why it cannot start: the task is already cancelled, or the
     /// request cannot be built.
-    static func starting<Client: HTTPClient>(_ client: Client) -> Result<Call, HTTPClientError> {
+    static func starting<Client: HTTPClient>(_ client: Client, _ overrides: CallOverrides) -> Result<Call, HTTPClientError> {
         if Task.isCancelled { return .failure(.cancelled) }
-        return Result { () throws(HTTPClientError) in try Call(client) }
+        return Result { () throws(HTTPClientError) in try Call(client, overrides) }
     }
 
     /// Runs the pipeline under the call's deadline: middlewares, request checks, redirects, one
     /// exchange per hop into sinks of `scope`. Returns at the deadline or on cancellation at once.
     func send(into scope: CallScope, uploadProgress: ProgressReporter?) async -> Result<HTTPResponse, HTTPClientError> {
         let deadline = Deadline.instant(after: timeout)
-        let context = RequestContext(endpointName: endpointName, attempt: 1, deadline: deadline, uploadProgress: uploadProgress)
+        let context = RequestContext(endpointName: endpointName, attempt: 1, deadline: deadline, options: options,
+                                     uploadProgress: uploadProgress)
         let follower = RedirectFollower(policy: redirectPolicy)
         let transport = self.transport
         let terminal: HTTPMiddleware.Next = { request, context throws(HTTPClientError) in
@@ -66,4 +73,12 @@ struct Call: Sendable {
                                     acceptableStatusCodes: acceptableStatusCodes, decoder: decoder)
         }
     }
+}
+
+/// What one call changes of its endpoint: the arguments of `request(type:timeout:headers:middlewares:)`
+/// and its siblings.
+struct CallOverrides: Sendable {
+    var timeout: TimeInterval? = nil
+    var headers: [String: String] = [:]
+    var middlewares: [any HTTPMiddleware] = []
 }

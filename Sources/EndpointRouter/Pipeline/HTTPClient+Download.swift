@@ -21,19 +21,24 @@ extension HTTPClient {
     /// leaves no file and fails with `.unacceptableStatusCode`, carrying up to 1 MiB of the error
     /// body. An existing file at `destination` is replaced atomically, only once the whole body
     /// arrived; cancellation and every failure leave it untouched and remove the partial download.
-    /// The folder of `destination` must exist. ``maxResponseSize`` does not apply.
+    /// The folder of `destination` must exist. ``maxResponseSize`` does not apply. `timeout`,
+    /// `headers` and `middlewares` change this call only, as for
+    /// ``request(type:timeout:headers:middlewares:)``.
     nonisolated(nonsending)
     public func download(
         to destination: URL,
+        timeout: TimeInterval? = nil,
+        headers: [String: String] = [:],
+        middlewares: [any HTTPMiddleware] = [],
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async -> Result<EndpointResponse<URL>, HTTPClientError> {
-        switch Call.starting(self) {
+        switch Call.starting(self, CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares)) {
         case .success(let call): return await call.download(to: destination, progress: progress.map(ProgressReporter.init))
         case .failure(let error): return .failure(error)
         }
     }
 
-    /// Like ``download(to:progress:)``, calling `completionHandler` exactly once, on `queue` when given.
+    /// Like ``download(to:timeout:headers:middlewares:progress:)``, calling `completionHandler` exactly once, on `queue` when given.
     ///
     /// ```swift
     /// let handle = FilesAPI.archive.download(to: file, queue: .main) { result in ... }
@@ -41,11 +46,15 @@ extension HTTPClient {
     @discardableResult
     public func download(
         to destination: URL,
+        timeout: TimeInterval? = nil,
+        headers: [String: String] = [:],
+        middlewares: [any HTTPMiddleware] = [],
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         queue: DispatchQueue? = nil,
         completionHandler: @escaping @Sendable (Result<EndpointResponse<URL>, HTTPClientError>) -> Void
     ) -> RequestHandle {
-        let call = Result { () throws(HTTPClientError) in try Call(self) }
+        let overrides = CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares)
+        let call = Result { () throws(HTTPClientError) in try Call(self, overrides) }
         let reporter = progress.map(ProgressReporter.init)
         return RequestHandle.start(queue: queue, completionHandler: completionHandler) {
             switch call {

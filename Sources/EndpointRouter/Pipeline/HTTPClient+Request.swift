@@ -15,26 +15,51 @@ extension HTTPClient {
     ///
     /// It starts on the caller's actor (so a `@MainActor` model can hold a non-`Sendable` service
     /// value and call it); sending and decoding then run off that actor.
+    ///
+    /// One call can change what the endpoint declares:
+    ///
+    /// ```swift
+    /// let todo = await TodoAPI.todo(id: 1).request(type: Todo.self, timeout: 5,
+    ///                                             headers: ["X-Request-ID": id],
+    ///                                             middlewares: [LoggingMiddleware()])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - timeout: replaces the endpoint's ``HTTPClient/timeout`` for this call.
+    ///   - headers: set on this call's request, replacing the endpoint's headers of the same name.
+    ///   - middlewares: run after the endpoint's ``HTTPClient/middlewares``, closest to the
+    ///     transport, for this call only.
     nonisolated(nonsending)
-    public func request<T: Decodable & SendableMetatype>(type: T.Type) async -> Result<T, HTTPClientError> {
-        switch await response(type: type) {
+    public func request<T: Decodable & SendableMetatype>(
+        type: T.Type,
+        timeout: TimeInterval? = nil,
+        headers: [String: String] = [:],
+        middlewares: [any HTTPMiddleware] = []
+    ) async -> Result<T, HTTPClientError> {
+        switch await response(type: type, timeout: timeout, headers: headers, middlewares: middlewares) {
         case .success(let response): .success(response.value)
         case .failure(let error): .failure(error)
         }
     }
 
-    /// Like ``request(type:)``, with the status code, headers and raw body alongside the value.
+    /// Like ``request(type:timeout:headers:middlewares:)``, with the status code, headers and raw
+    /// body alongside the value.
     ///
     /// ```swift
     /// let response = try await TodoAPI.list(userId: nil).response(type: [Todo].self).get()
     /// let total = response.headers["X-Total-Count"]
     /// ```
     nonisolated(nonsending)
-    public func response<T: Decodable & SendableMetatype>(type: T.Type) async -> Result<EndpointResponse<T>, HTTPClientError> {
-        await send(type, uploadProgress: nil)
+    public func response<T: Decodable & SendableMetatype>(
+        type: T.Type,
+        timeout: TimeInterval? = nil,
+        headers: [String: String] = [:],
+        middlewares: [any HTTPMiddleware] = []
+    ) async -> Result<EndpointResponse<T>, HTTPClientError> {
+        await send(type, CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares), uploadProgress: nil)
     }
 
-    /// Like ``response(type:)``, reporting how much of the request body has gone out: for large
+    /// Like ``response(type:timeout:headers:middlewares:)``, reporting how much of the request body has gone out: for large
     /// uploads such as ``RequestBody/file(_:contentType:)``.
     ///
     /// ```swift
@@ -47,15 +72,19 @@ extension HTTPClient {
     nonisolated(nonsending)
     public func upload<T: Decodable & SendableMetatype>(
         type: T.Type,
+        timeout: TimeInterval? = nil,
+        headers: [String: String] = [:],
+        middlewares: [any HTTPMiddleware] = [],
         progress: @escaping @Sendable (TransferProgress) -> Void
     ) async -> Result<EndpointResponse<T>, HTTPClientError> {
-        await send(type, uploadProgress: ProgressReporter(progress))
+        await send(type, CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares),
+                   uploadProgress: ProgressReporter(progress))
     }
 
     nonisolated(nonsending)
-    private func send<T: Decodable & SendableMetatype>(_ type: T.Type, uploadProgress: ProgressReporter?) async
+    private func send<T: Decodable & SendableMetatype>(_ type: T.Type, _ overrides: CallOverrides, uploadProgress: ProgressReporter?) async
         -> Result<EndpointResponse<T>, HTTPClientError> {
-        switch Call.starting(self) {
+        switch Call.starting(self, overrides) {
         case .success(let call): return await call.response(type, uploadProgress: uploadProgress)
         case .failure(let error): return .failure(error)
         }
@@ -75,10 +104,14 @@ extension HTTPClient {
     @discardableResult
     public func request<T: Decodable & SendableMetatype>(
         type: T.Type,
+        timeout: TimeInterval? = nil,
+        headers: [String: String] = [:],
+        middlewares: [any HTTPMiddleware] = [],
         queue: DispatchQueue? = nil,
         completionHandler: @escaping @Sendable (Result<T, HTTPClientError>) -> Void
     ) -> RequestHandle {
-        let call = Result { () throws(HTTPClientError) in try Call(self) }
+        let overrides = CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares)
+        let call = Result { () throws(HTTPClientError) in try Call(self, overrides) }
         return RequestHandle.start(queue: queue, completionHandler: completionHandler) {
             switch call {
             case .success(let call): await call.response(T.self, uploadProgress: nil).map(\.value)
