@@ -14,12 +14,29 @@ import EndpointRouter
 /// with its own transport, never see each other's traffic. Work that escapes the task, such as a
 /// `Task.detached` or a callback on another thread, does not inherit it. Middlewares still run;
 /// only the transport at the end of the chain is replaced.
-public func withTransport<R>(
+///
+/// It throws what `operation` throws, with its type: a body throwing `HTTPClientError` lets a test
+/// match the error without a cast.
+///
+/// ```swift
+/// await #expect(throws: HTTPClientError.cancelled) {
+///     try await withTransport(stub) { try await TodoAPI.todo(id: 1).request(type: Todo.self).get() }
+/// }
+/// ```
+public func withTransport<R, Failure: Error>(
     _ transport: any HTTPTransport,
     isolation: isolated (any Actor)? = #isolation,
-    operation: () async throws -> R
-) async rethrows -> R {
-    try await TransportOverride.$current.withValue(transport, operation: operation)
+    operation: () async throws(Failure) -> R
+) async throws(Failure) -> R {
+    // TaskLocal.withValue rethrows untyped; the result carries the typed error across it.
+    let result: Result<R, Failure> = await TransportOverride.$current.withValue(transport, operation: {
+        do throws(Failure) {
+            return .success(try await operation())
+        } catch {
+            return .failure(error)
+        }
+    }, isolation: isolation)
+    return try result.get()
 }
 
 /// Runs synchronous `operation` with `transport` bound, as the async form does: for requests started
@@ -30,6 +47,13 @@ public func withTransport<R>(
 ///     TodoAPI.todo(id: 1).request(type: Todo.self) { result in ... }
 /// }
 /// ```
-public func withTransport<R>(_ transport: any HTTPTransport, operation: () throws -> R) rethrows -> R {
-    try TransportOverride.$current.withValue(transport, operation: operation)
+public func withTransport<R, Failure: Error>(_ transport: any HTTPTransport, operation: () throws(Failure) -> R) throws(Failure) -> R {
+    let result: Result<R, Failure> = TransportOverride.$current.withValue(transport) {
+        do throws(Failure) {
+            return .success(try operation())
+        } catch {
+            return .failure(error)
+        }
+    }
+    return try result.get()
 }

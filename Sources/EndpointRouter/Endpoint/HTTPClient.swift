@@ -69,8 +69,12 @@ public protocol HTTPClient {
     /// The endpoint's name in ``RequestContext/endpointName``, for logs and metrics. Defaults to the
     /// type and case name, such as `"TodoAPI.todo"`, never the case's associated values.
     var endpointName: String { get }
-    /// Statuses that count as success; anything else is `.unacceptableStatusCode`. Defaults to `200..<300`.
-    var acceptableStatusCodes: Range<Int> { get }
+    /// The type of ``acceptableStatusCodes``, inferred from the property you write.
+    associatedtype AcceptableStatusCodes: StatusCodeSet = Range<Int>
+    /// Statuses that count as success; anything else is `.unacceptableStatusCode`. Defaults to
+    /// `200..<300`; a `Range`, `ClosedRange`, `Set` or array of codes is accepted
+    /// (`var acceptableStatusCodes: Set<Int> { [200, 304] }`).
+    var acceptableStatusCodes: AcceptableStatusCodes { get }
     /// Decodes response bodies. Defaults to `JSONDecoder()`.
     var decoder: JSONDecoder { get }
     /// Encodes `.json` bodies. Defaults to `JSONEncoder()`.
@@ -110,8 +114,6 @@ extension HTTPClient {
     public var redirectPolicy: RedirectPolicy { RedirectPolicy() }
     /// `"TypeName.caseName"`, from the value's type and enum case.
     public var endpointName: String { EndpointName.of(self) }
-    /// `200..<300`.
-    public var acceptableStatusCodes: Range<Int> { 200..<300 }
     /// A plain `JSONDecoder()`.
     public var decoder: JSONDecoder { JSONDecoder() }
     /// A plain `JSONEncoder()`.
@@ -122,4 +124,9 @@ extension HTTPClient {
     public var middlewares: [any HTTPMiddleware] { [] }
     /// Every option at its default.
     public var options: EndpointOptions { EndpointOptions() }
+}
+
+extension HTTPClient where AcceptableStatusCodes == Range<Int> {
+    /// `200..<300`.
+    public var acceptableStatusCodes: Range<Int> { 200..<300 }
 }

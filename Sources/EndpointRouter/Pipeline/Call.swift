@@ -10,9 +10,10 @@ struct Call: Sendable {
     let transport: any HTTPTransport
     let timeout: TimeInterval?
     let redirectPolicy: RedirectPolicy
-    let acceptableStatusCodes: Range<Int>
+    let acceptableStatusCodes: any StatusCodeSet
     let maxResponseSize: Int?
     let decoder: JSONDecoder
+    let keyPath: String?
 
     init<Client: HTTPClient>(_ client: Client, _ overrides: CallOverrides = CallOverrides()) throws(HTTPClientError) {
         var request = try client.makeRequest()
@@ -29,6 +30,7 @@ struct Call: Sendable {
         acceptableStatusCodes = client.acceptableStatusCodes
         maxResponseSize = client.maxResponseSize
         decoder = client.decoder
+        keyPath = overrides.keyPath
     }
 
     /// The call for `client`, or why it cannot start: the task is already cancelled, or the
@@ -70,14 +72,15 @@ struct Call: Sendable {
         if Task.isCancelled { return .failure(.cancelled) }
         return received.flatMap { response in
             ResponseDecoding.decode(type, from: response, request: request,
-                                    acceptableStatusCodes: acceptableStatusCodes, decoder: decoder)
+                                    acceptableStatusCodes: acceptableStatusCodes, decoder: decoder, keyPath: keyPath)
         }
     }
 }
 
-/// What one call changes of its endpoint: the arguments of `request(type:timeout:headers:middlewares:)`
+/// What one call changes of its endpoint: the arguments of `request(type:at:timeout:headers:middlewares:)`
 /// and its siblings.
 struct CallOverrides: Sendable {
+    var keyPath: String? = nil
     var timeout: TimeInterval? = nil
     var headers: [String: String] = [:]
     var middlewares: [any HTTPMiddleware] = []

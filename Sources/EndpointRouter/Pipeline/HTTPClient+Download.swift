@@ -23,7 +23,7 @@ extension HTTPClient {
     /// arrived; cancellation and every failure leave it untouched and remove the partial download.
     /// The folder of `destination` must exist. ``maxResponseSize`` does not apply. `timeout`,
     /// `headers` and `middlewares` change this call only, as for
-    /// ``request(type:timeout:headers:middlewares:)``.
+    /// ``request(type:at:timeout:headers:middlewares:)``.
     nonisolated(nonsending)
     public func download(
         to destination: URL,

@@ -25,6 +25,8 @@ extension HTTPClient {
     /// ```
     ///
     /// - Parameters:
+    ///   - keyPath: decode the value under these keys, joined by dots, instead of the whole body:
+    ///     `request(type: [Question].self, at: "items")` for `{"items": [...]}`.
     ///   - timeout: replaces the endpoint's ``HTTPClient/timeout`` for this call.
     ///   - headers: set on this call's request, replacing the endpoint's headers of the same name.
     ///   - middlewares: run after the endpoint's ``HTTPClient/middlewares``, closest to the
@@ -32,17 +34,18 @@ extension HTTPClient {
     nonisolated(nonsending)
     public func request<T: Decodable & SendableMetatype>(
         type: T.Type,
+        at keyPath: String? = nil,
         timeout: TimeInterval? = nil,
         headers: [String: String] = [:],
         middlewares: [any HTTPMiddleware] = []
     ) async -> Result<T, HTTPClientError> {
-        switch await response(type: type, timeout: timeout, headers: headers, middlewares: middlewares) {
+        switch await response(type: type, at: keyPath, timeout: timeout, headers: headers, middlewares: middlewares) {
         case .success(let response): .success(response.value)
         case .failure(let error): .failure(error)
         }
     }
 
-    /// Like ``request(type:timeout:headers:middlewares:)``, with the status code, headers and raw
+    /// Like ``request(type:at:timeout:headers:middlewares:)``, with the status code, headers and raw
     /// body alongside the value.
     ///
     /// ```swift
@@ -52,14 +55,16 @@ extension HTTPClient {
     nonisolated(nonsending)
     public func response<T: Decodable & SendableMetatype>(
         type: T.Type,
+        at keyPath: String? = nil,
         timeout: TimeInterval? = nil,
         headers: [String: String] = [:],
         middlewares: [any HTTPMiddleware] = []
     ) async -> Result<EndpointResponse<T>, HTTPClientError> {
-        await send(type, CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares), uploadProgress: nil)
+        await send(type, CallOverrides(keyPath: keyPath, timeout: timeout, headers: headers, middlewares: middlewares),
+                   uploadProgress: nil)
     }
 
-    /// Like ``response(type:timeout:headers:middlewares:)``, reporting how much of the request body has gone out: for large
+    /// Like ``response(type:at:timeout:headers:middlewares:)``, reporting how much of the request body has gone out: for large
     /// uploads such as ``RequestBody/file(_:contentType:)``.
     ///
     /// ```swift
@@ -104,13 +109,14 @@ extension HTTPClient {
     @discardableResult
     public func request<T: Decodable & SendableMetatype>(
         type: T.Type,
+        at keyPath: String? = nil,
         timeout: TimeInterval? = nil,
         headers: [String: String] = [:],
         middlewares: [any HTTPMiddleware] = [],
         queue: DispatchQueue? = nil,
         completionHandler: @escaping @Sendable (Result<T, HTTPClientError>) -> Void
     ) -> RequestHandle {
-        let overrides = CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares)
+        let overrides = CallOverrides(keyPath: keyPath, timeout: timeout, headers: headers, middlewares: middlewares)
         let call = Result { () throws(HTTPClientError) in try Call(self, overrides) }
         return RequestHandle.start(queue: queue, completionHandler: completionHandler) {
             switch call {

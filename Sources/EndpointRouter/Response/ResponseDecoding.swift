@@ -6,13 +6,17 @@ enum ResponseDecoding {
         _ type: T.Type,
         from received: HTTPResponse,
         request: HTTPRequest,
-        acceptableStatusCodes: Range<Int>,
-        decoder: JSONDecoder
+        acceptableStatusCodes: any StatusCodeSet,
+        decoder: JSONDecoder,
+        keyPath: String? = nil
     ) -> Result<EndpointResponse<T>, HTTPClientError> {
         let raw = EndpointResponse(value: received.body, statusCode: received.statusCode, headers: received.headers,
                                    data: received.body, request: request, url: received.url ?? request.url)
         guard acceptableStatusCodes.contains(received.statusCode) else {
             return .failure(.unacceptableStatusCode(raw))
+        }
+        if let keyPath {
+            return decode(type, at: keyPath, raw: raw, decoder: decoder)
         }
         // Data, String and EmptyResponse are answered without a decoder, so raw bodies, text and
         // bodiless responses (204, HEAD) never fail as "not valid JSON".
@@ -33,6 +37,25 @@ enum ResponseDecoding {
             return .success(raw.map { _ in value })
         } catch {
             return .failure(.decodingFailed(raw, DecodingFailure.describe(error, type: T.self, body: received.body)))
+        }
+    }
+}
+
+extension ResponseDecoding {
+    /// Decodes the value under `keyPath` (keys joined by dots) with `decoder`; `Data`, `String` and
+    /// ``EmptyResponse`` get no special treatment there, since the value is a part of a JSON document.
+    private static func decode<T: Decodable>(_ type: T.Type, at keyPath: String, raw: EndpointResponse<Data>,
+                                             decoder: JSONDecoder) -> Result<EndpointResponse<T>, HTTPClientError> {
+        guard let keys = NestedValueKeys.parse(keyPath) else {
+            return .failure(.decodingFailed(raw, "the key path '\(keyPath)' has an empty key; write keys joined by dots, such as \"data.items\""))
+        }
+        do {
+            let value = try NestedValueKeys.$keys.withValue(keys) {
+                try decoder.decode(NestedValue<T>.self, from: raw.data).value
+            }
+            return .success(raw.map { _ in value })
+        } catch {
+            return .failure(.decodingFailed(raw, DecodingFailure.describe(error, type: T.self, body: raw.data)))
         }
     }
 }
