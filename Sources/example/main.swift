@@ -60,6 +60,8 @@ func runDemo() async -> Bool {
     return succeeded
 }
 
+// Read the arguments before anything else, so a bad one stops the demo before it prints or sends.
+_ = Settings.host
 print("EndpointRouter example — \(Settings.isOnline ? "online against \(Settings.host)" : "offline, answering from Fixtures/")\n")
 let succeeded: Bool
 if Settings.isOnline {

@@ -8,10 +8,20 @@ import Testing
 // These suites talk to a real httpbin server named by HTTPBIN_URL and are skipped without it.
 // CI sets HTTPBIN_REQUIRED=1 as well, so a missing server fails instead of skipping silently.
 
+extension Trait where Self == ConditionTrait {
+    /// Skips a suite without an httpbin server, saying how to run it, so `swift test` never lists
+    /// skipped suites without a reason.
+    static var needsHTTPBin: Self {
+        .enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_URL"] != nil,
+                 "needs an httpbin server: .ci/run starts one, or set HTTPBIN_URL=http://127.0.0.1:PORT")
+    }
+}
+
 @Suite("httpbin configuration")
 struct HTTPBinConfigurationTests {
     @Test("HTTPBIN_REQUIRED=1 demands HTTPBIN_URL",
-          .enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_REQUIRED"] == "1"))
+          .enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_REQUIRED"] == "1",
+                   "runs only when HTTPBIN_REQUIRED=1, as in .ci/run"))
     func serverIsConfiguredWhenRequired() throws {
         let url = try #require(
             ProcessInfo.processInfo.environment["HTTPBIN_URL"],
@@ -25,7 +35,7 @@ struct HTTPBinConfigurationTests {
 
 // MARK: - Methods
 
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_URL"] != nil))
+@Suite(.needsHTTPBin)
 struct HTTPBinMethodTests {
     @Test("Every method reaches /anything with its parameters", arguments: [
         HTTPMethod.get, .post, .put, .patch, .delete,
@@ -87,7 +97,7 @@ struct HTTPBinMethodTests {
 
 // MARK: - Query strings
 
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_URL"] != nil))
+@Suite(.needsHTTPBin)
 struct HTTPBinQueryTests {
     /// Values and keys that break naive encoders.
     static var hostile: [String: Any] { [
@@ -199,7 +209,7 @@ struct HTTPBinQueryTests {
 
 // MARK: - Bodies
 
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_URL"] != nil))
+@Suite(.needsHTTPBin)
 struct HTTPBinBodyTests {
     @Test("[String: Any] parameters arrive as the same JSON")
     func jsonParameters() async throws {
@@ -294,7 +304,7 @@ struct HTTPBinBodyTests {
 
 // MARK: - Headers
 
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_URL"] != nil))
+@Suite(.needsHTTPBin)
 struct HTTPBinHeaderTests {
     @Test("Default headers: Accept is JSON and User-Agent names the library")
     func defaults() async throws {
@@ -332,7 +342,7 @@ struct HTTPBinHeaderTests {
 
 // MARK: - Status codes
 
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_URL"] != nil))
+@Suite(.needsHTTPBin)
 struct HTTPBinStatusTests {
     @Test("200 with an empty body decodes as EmptyResponse")
     func ok() async throws {
@@ -379,7 +389,7 @@ struct HTTPBinStatusTests {
 
 // MARK: - Transport behaviour
 
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_URL"] != nil))
+@Suite(.needsHTTPBin)
 struct HTTPBinTransportTests {
     @Test("gzip bodies are decompressed")
     func gzip() async throws {
@@ -449,7 +459,7 @@ struct HTTPBinTransportTests {
     }
 
     @Test("Credentials are stripped on a cross-origin redirect",
-          .enabled(if: HTTPBinServer.otherOrigin != nil))
+          .enabled(if: HTTPBinServer.otherOrigin != nil, "needs httpbin reachable under a second origin (127.0.0.1 and localhost)"))
     func crossOriginRedirectStripsCredentials() async throws {
         let other = try #require(HTTPBinServer.otherOrigin)
         let response = try await HTTPBin.redirectTo(url: "\(other)/headers", statusCode: 307, method: .get, body: nil,
@@ -516,7 +526,7 @@ struct HTTPBinTransportTests {
 
 // MARK: - Response bodies
 
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_URL"] != nil))
+@Suite(.needsHTTPBin)
 struct HTTPBinResponseBodyTests {
     @Test("Binary bodies arrive as Data of the right length, reproducibly")
     func bytes() async throws {
