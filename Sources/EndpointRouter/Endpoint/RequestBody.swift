@@ -29,7 +29,7 @@ public enum RequestBody: Sendable {
     /// case .upload(let video): .file(video, contentType: "video/mp4")
     /// ```
     ///
-    /// Ask for upload progress with ``HTTPClient/upload(type:progress:)``.
+    /// Ask for upload progress with ``HTTPClient/upload(type:timeout:headers:middlewares:progress:)``.
     case file(URL, contentType: String)
 
     /// The body to send and its `Content-Type`.

@@ -25,6 +25,7 @@ extension HTTPClient {
     /// ```
     ///
     /// - Parameters:
+    ///   - type: what to decode the body, or the value at `keyPath`, into.
     ///   - keyPath: decode the value under these keys, joined by dots, instead of the whole body:
     ///     `request(type: [Question].self, at: "items")` for `{"items": [...]}`.
     ///   - timeout: replaces the endpoint's ``HTTPClient/timeout`` for this call.
