@@ -48,10 +48,12 @@ struct Call: Sendable {
         let transport = self.transport
         let terminal: HTTPMiddleware.Next = { request, context throws(HTTPClientError) in
             try RequestChecks.check(request)
-            return try await follower.follow(request) { hop throws(HTTPClientError) in
-                let sink = try scope.makeSink()
-                let head = try await transport.send(hop, context: context, sink: sink.sink)
-                return try sink.finish(head)
+            return try await ExchangeCounter.counting(request, context) { () throws(HTTPClientError) in
+                try await follower.follow(request) { hop throws(HTTPClientError) in
+                    let sink = try scope.makeSink()
+                    let head = try await transport.send(hop, context: context, sink: sink.sink)
+                    return try sink.finish(head)
+                }
             }
         }
         let chain = MiddlewareChain.next(middlewares[...], then: terminal)
