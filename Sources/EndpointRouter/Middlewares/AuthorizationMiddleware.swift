@@ -47,9 +47,32 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
             return try await next(request, context)
         }
         let issued = await store.issue()
-        let first = try await next(try issued.credential?.authorize(request) ?? request, context)
+        let first = try await next(try issued.credential?.authorize(request) ?? request, Self.context(context, for: issued.credential))
         guard first.statusCode == 401 else { return first }
         guard let fresh = try await store.refresh(rejected: issued) else { return first }
-        return try await next(try fresh.authorize(request), context)
+        return try await next(try fresh.authorize(request), Self.context(context, for: fresh))
     }
+
+    /// `context` telling the redirect follower to drop an API-key header on a redirect to another
+    /// origin, as it drops `Authorization`.
+    private static func context(_ context: RequestContext, for credential: Credential?) -> RequestContext {
+        guard case .header(let name, _) = credential else { return context }
+        var context = context
+        context.options.credentialHeaders.insert(name.lowercased())
+        return context
+    }
+}
+
+extension EndpointOptions {
+    /// Lower-cased names of headers a middleware put a credential in, stripped on a redirect to
+    /// another origin like ``RedirectPolicy/sensitiveHeaders``. Internal: set by
+    /// ``AuthorizationMiddleware``, read by the library's last step.
+    var credentialHeaders: Set<String> {
+        get { self[CredentialHeaders.self] }
+        set { self[CredentialHeaders.self] = newValue }
+    }
+}
+
+private enum CredentialHeaders: EndpointOptionKey {
+    static let defaultValue: Set<String> = []
 }

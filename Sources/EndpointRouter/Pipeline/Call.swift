@@ -44,10 +44,13 @@ struct Call: Sendable {
         let deadline = Deadline.instant(after: timeout)
         let context = RequestContext(endpointName: endpointName, attempt: 1, deadline: deadline, options: options,
                                      uploadProgress: uploadProgress)
-        let follower = RedirectFollower(policy: redirectPolicy)
+        let redirectPolicy = self.redirectPolicy
         let transport = self.transport
         let terminal: HTTPMiddleware.Next = { request, context throws(HTTPClientError) in
             try RequestChecks.check(request)
+            var policy = redirectPolicy
+            policy.sensitiveHeaders.formUnion(context.options.credentialHeaders)
+            let follower = RedirectFollower(policy: policy)
             return try await ExchangeCounter.counting(request, context) { () throws(HTTPClientError) in
                 try await follower.follow(request) { hop throws(HTTPClientError) in
                     let sink = try scope.makeSink()
