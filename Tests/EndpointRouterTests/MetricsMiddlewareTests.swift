@@ -85,6 +85,7 @@ struct MetricsMiddlewareTests {
         #expect(reports.first?.error == .transport(URLError(.cannotFindHost)) && reports.first?.statusCode == nil)
         #expect(reports.first?.attempts == 3)
         #expect(reports.last?.statusCode == 404 && reports.last?.error == nil && reports.last?.attempts == 1)
+        #expect(reports.map(\.outcome) == ["transport(\(URLError.Code.cannotFindHost.rawValue))", "404"])
     }
 
     @Test func aCallCutByItsDeadlineIsReportedAsTimedOut() async throws {
@@ -95,6 +96,7 @@ struct MetricsMiddlewareTests {
         #expect(await endpoint.request(type: String.self).failure == .timedOut)
         #expect(await eventually { log.all.count == 1 })
         #expect(log.all.first?.error == .timedOut)
+        #expect(log.all.first?.outcome == "timedOut")
         #expect(log.all.first?.attempts == 1)
         try await Task.sleep(for: .milliseconds(50))
         #expect(log.all.count == 1)

@@ -34,6 +34,27 @@ public struct CallMetrics: Sendable, Equatable {
     /// redirect bodies not counted).
     public var bytesReceived: Int64
 
+    /// A short label for a metrics dimension: the status code (`"200"`, `"503"`) or the error's case
+    /// (`"timedOut"`, `"transport(-1005)"` with the `URLError` code). Few distinct values, and never
+    /// a URL, a body or a secret.
+    public var outcome: String {
+        if let statusCode { return String(statusCode) }
+        guard let error else { return "none" }
+        switch error {
+        case .badURL: return "badURL"
+        case .invalidHeader: return "invalidHeader"
+        case .encodingFailed: return "encodingFailed"
+        case .transport(let error): return "transport(\(error.code.rawValue))"
+        case .timedOut: return "timedOut"
+        case .cancelled: return "cancelled"
+        case .invalidResponse: return "invalidResponse"
+        case .unacceptableStatusCode(let response): return String(response.statusCode)
+        case .decodingFailed: return "decodingFailed"
+        case .responseTooLarge: return "responseTooLarge"
+        case .authorizationFailed: return "authorizationFailed"
+        }
+    }
+
     /// Creates a report.
     public init(endpointName: String, method: HTTPMethod, start: Date, duration: Duration, statusCode: Int?,
                 error: HTTPClientError?, attempts: Int, bytesSent: Int64, bytesReceived: Int64) {
