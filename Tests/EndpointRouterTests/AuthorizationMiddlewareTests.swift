@@ -202,6 +202,16 @@ struct AuthorizationMiddlewareTests {
         }
     }
 
+    @Test func aPrintedCredentialHidesItsSecret() {
+        let credentials: [Credential] = [.bearer("s3cret"), .basic(username: "ada", password: "s3cret"),
+                                         .header(name: "X-API-Key", value: "s3cret"), .query(name: "api_key", value: "s3cret")]
+        for credential in credentials {
+            for text in ["\(credential)", String(reflecting: credential), "\([credential])", "\(CredentialRefresh.refreshed(credential))"] {
+                #expect(!text.contains("s3cret") && text.contains("<redacted>"), "\(text)")
+            }
+        }
+    }
+
     @Test func aBadHostIsAnActionableError() async throws {
         let store = CredentialStore(credential: { .bearer("secret") }, refresh: { _ in .failed })
         let endpoint = OptionedEndpoint(host: "https://api.example.com", transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },

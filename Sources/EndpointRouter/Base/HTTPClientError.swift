@@ -40,9 +40,9 @@ public enum HTTPClientError: Error, Sendable, Equatable {
     /// decompression). The transfer was stopped as soon as it crossed the limit, or before the body was
     /// read when `Content-Length` announced more.
     case responseTooLarge(limit: Int)
-    /// ``AuthorizationMiddleware`` gave up before sending: its ``CredentialStore`` refreshed the
-    /// credential too often in a short time (the server rejects every new one); the text says how
-    /// often and what to check. A refresh that merely fails gives the 401 as
+    /// ``AuthorizationMiddleware`` got a 401 and would not refresh again: its ``CredentialStore``
+    /// refreshed the credential too often in a short time (the server rejects every new one); the
+    /// text says how often and what to check. A refresh that merely fails gives the 401 as
     /// ``unacceptableStatusCode(_:)`` instead.
     case authorizationFailed(String)
 

@@ -56,3 +56,19 @@ public enum Credential: Sendable, Hashable {
         return result
     }
 }
+
+extension Credential: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The kind and the name it goes under, never the secret: `bearer(<redacted>)`,
+    /// `query(api_key: <redacted>)`. A credential printed into a log or a test failure stays safe.
+    public var description: String {
+        switch self {
+        case .bearer: "bearer(<redacted>)"
+        case .basic(let username, _): "basic(\(username): <redacted>)"
+        case .header(let name, _): "header(\(name): <redacted>)"
+        case .query(let name, _): "query(\(name): <redacted>)"
+        }
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+}

@@ -49,8 +49,9 @@ public struct RetryMiddleware: HTTPMiddleware {
     /// Creates the middleware. `sleep` is for tests that check the waits without taking them.
     ///
     /// ```swift
-    /// let waits = Locked<[Duration]>([])
-    /// RetryMiddleware(sleep: { duration in waits.withLock { $0.append(duration) } })
+    /// actor Waits { var all: [Duration] = []; func add(_ wait: Duration) { all.append(wait) } }
+    /// let waits = Waits()
+    /// let retry = RetryMiddleware(sleep: { duration in await waits.add(duration) })   // returns at once
     /// ```
     public init(policy: RetryPolicy = RetryPolicy(), sleep: @escaping Sleep = RetryMiddleware.taskSleep) {
         self.policy = policy
