@@ -40,6 +40,11 @@ public enum HTTPClientError: Error, Sendable, Equatable {
     /// decompression). The transfer was stopped as soon as it crossed the limit, or before the body was
     /// read when `Content-Length` announced more.
     case responseTooLarge(limit: Int)
+    /// ``AuthorizationMiddleware`` got a 401 and would not refresh again: its ``CredentialStore``
+    /// refreshed the credential too often in a short time (the server rejects every new one); the
+    /// text says how often and what to check. A refresh that merely fails gives the 401 as
+    /// ``unacceptableStatusCode(_:)`` instead.
+    case authorizationFailed(String)
 
     /// The response that came with the error, if one arrived.
     public var response: EndpointResponse<Data>? {
@@ -76,6 +81,8 @@ extension HTTPClientError: LocalizedError {
         case .responseTooLarge(let limit):
             return "The response body is larger than the limit of \(limit) bytes and was not read further; "
                 + "raise the endpoint's `maxResponseSize`, or use `download(to:)` for large bodies."
+        case .authorizationFailed(let reason):
+            return "Authorization failed: \(reason)"
         }
     }
 

@@ -46,14 +46,19 @@ struct Call: Sendable {
         let deadline = Deadline.instant(after: timeout)
         let context = RequestContext(endpointName: endpointName, attempt: 1, deadline: deadline, options: options,
                                      uploadProgress: uploadProgress)
-        let follower = RedirectFollower(policy: redirectPolicy)
+        let redirectPolicy = self.redirectPolicy
         let transport = self.transport
         let terminal: HTTPMiddleware.Next = { request, context throws(HTTPClientError) in
             try RequestChecks.check(request)
-            return try await follower.follow(request) { hop throws(HTTPClientError) in
-                let sink = try scope.makeSink()
-                let head = try await transport.send(hop, context: context, sink: sink.sink)
-                return try sink.finish(head)
+            var policy = redirectPolicy
+            policy.sensitiveHeaders.formUnion(context.options.credentialHeaders)
+            let follower = RedirectFollower(policy: policy)
+            return try await ExchangeCounter.counting(request, context) { () throws(HTTPClientError) in
+                try await follower.follow(request) { hop throws(HTTPClientError) in
+                    let sink = try scope.makeSink()
+                    let head = try await transport.send(hop, context: context, sink: sink.sink)
+                    return try sink.finish(head)
+                }
             }
         }
         let chain = MiddlewareChain.next(middlewares[...], then: terminal)

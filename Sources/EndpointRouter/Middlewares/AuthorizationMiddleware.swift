@@ -1,0 +1,78 @@
+import Foundation
+
+/// Puts the credential of a ``CredentialStore`` on every request to the service's own origin, and
+/// on a 401 refreshes it once and sends the request again.
+///
+/// ```swift
+/// enum FeedAPI: HTTPClient {
+///     static let credentials = CredentialStore(credential: { await Keychain.token().map(Credential.bearer) },
+///                                              refresh: { _ in await Session.renew() })
+///     var host: String { "https://api.example.com" }
+///     var middlewares: [any HTTPMiddleware] {
+///         [MetricsMiddleware(report: Metrics.record), AuthorizationMiddleware(Self.credentials, host: host), RetryMiddleware()]
+///     }
+/// }
+/// ```
+///
+/// The middleware itself holds no state, so creating it per call (as `middlewares` does) costs
+/// nothing and changes nothing: the store it names keeps the credential and the refresh.
+///
+/// - A request is sent again at most once: a second 401 is the caller's answer.
+/// - When the refresh fails or logs out, the caller gets the first 401, which the library turns
+///   into ``HTTPClientError/unacceptableStatusCode(_:)``.
+/// - Credentials go only to `host`'s origin (scheme, host and port). A request whose URL points
+///   elsewhere — an absolute URL from a response, a CDN — is sent as it is. Redirects to another
+///   origin already lose the `Authorization` header in the redirect follower; this is the second line.
+/// - Place it before ``RetryMiddleware``, so each retry carries the credential and a replay after
+///   a refresh is itself retried on a transient failure.
+public struct AuthorizationMiddleware: HTTPMiddleware {
+    /// Where the credential and its refresh state live.
+    public let store: CredentialStore
+    /// The service's URL (``HTTPClient/host``): its origin is the only one that gets the credential.
+    public let host: String
+
+    /// Creates the middleware for `store`, attaching its credential only to requests for `host`'s
+    /// origin (pass the service's ``HTTPClient/host``).
+    public init(_ store: CredentialStore, host: String) {
+        self.store = store
+        self.host = host
+    }
+
+    /// Sends `request` with the current credential, refreshing and sending again once on a 401.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        guard let url = URL(string: host), url.host != nil else {
+            throw .badURL("AuthorizationMiddleware's host '\(host)' is not a URL with a host; pass the service's `host`")
+        }
+        guard Origin(request.url) == Origin(url) else {
+            return try await next(request, context)
+        }
+        let issued = await store.issue()
+        let first = try await next(try issued.credential?.authorize(request) ?? request, Self.context(context, for: issued.credential))
+        guard first.statusCode == 401 else { return first }
+        guard let fresh = try await store.refresh(rejected: issued) else { return first }
+        return try await next(try fresh.authorize(request), Self.context(context, for: fresh))
+    }
+
+    /// `context` telling the redirect follower to drop an API-key header on a redirect to another
+    /// origin, as it drops `Authorization`.
+    private static func context(_ context: RequestContext, for credential: Credential?) -> RequestContext {
+        guard case .header(let name, _) = credential else { return context }
+        var context = context
+        context.options.credentialHeaders.insert(name.lowercased())
+        return context
+    }
+}
+
+extension EndpointOptions {
+    /// Lower-cased names of headers a middleware put a credential in, stripped on a redirect to
+    /// another origin like ``RedirectPolicy/sensitiveHeaders``. Internal: set by
+    /// ``AuthorizationMiddleware``, read by the library's last step.
+    var credentialHeaders: Set<String> {
+        get { self[CredentialHeaders.self] }
+        set { self[CredentialHeaders.self] = newValue }
+    }
+}
+
+private enum CredentialHeaders: EndpointOptionKey {
+    static let defaultValue: Set<String> = []
+}
