@@ -61,6 +61,12 @@ public final class InFlightRequests: Sendable {
         state.withLock { $0.flights.count }
     }
 
+    /// How many callers are waiting for an exchange another caller is sending.
+    var waitingCount: Int {
+        let flights = state.withLock { Array($0.flights.values) }
+        return flights.reduce(0) { $0 + $1.waitingCount }
+    }
+
     /// The caller's role for `request`: the sender of a new exchange, or a waiter for the identical
     /// one in flight (returning `.shared(.failure(.cancelled))` at once when its task is cancelled).
     func join(_ request: HTTPRequest) async -> Role {
@@ -104,6 +110,10 @@ final class Flight: Sendable {
 
     init(onClose: @escaping @Sendable (Flight) -> Void) {
         self.onClose = onClose
+    }
+
+    var waitingCount: Int {
+        state.withLock { $0.waiters.count }
     }
 
     func wait(_ id: UInt64, _ continuation: CheckedContinuation<InFlightRequests.Role, Never>) {
