@@ -51,7 +51,7 @@ struct LoggingMiddlewareTests {
             method: .post,
             body: .data(Data(#"{"password":"json-SECRET-6","user":"ann","devices":[{"name":"phone","Refresh_Token":"nested-SECRET-7"}]}"#.utf8),
                         contentType: "application/json"),
-            parameters: nil, transport: Self.echoing(), middlewares: [logger])
+            transport: Self.echoing(), middlewares: [logger])
         var request = try endpoint.makeRequest()
         // The library refuses credentials in the host; a middleware could still put them in the URL.
         request.url = try #require(URL(string: "https://user-SECRET-8:pass-SECRET-9@api.example.com/v1/login?ACCESS_TOKEN=query-SECRET-5&page=2"))
@@ -127,7 +127,7 @@ struct LoggingMiddlewareTests {
         let collector = Collector()
         let endpoint = MiddlewareEndpoint(host: server.baseURL, endpoint: "items",
                                           headers: ["Cookie": "c=cookie-SECRET-3"],
-                                          parameters: ["access_token": "query-SECRET-5", "q": "shoes"],
+                                          query: ["access_token": "query-SECRET-5", "q": "shoes"],
                                           middlewares: [LoggingMiddleware(redaction: Self.redaction, includesHeaders: true,
                                                                           curl: true, sink: collector.sink)])
         let value = try await endpoint.request(type: String.self).get()
