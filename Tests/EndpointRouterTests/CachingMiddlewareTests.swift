@@ -42,6 +42,23 @@ struct CachingMiddlewareTests {
         #expect(server.requests.count == 1)
     }
 
+    @Test func expiresMinusDateIsTheFreshnessWithoutMaxAge() async throws {
+        let date = Date(timeIntervalSince1970: 1_700_000_000)
+        let server = try TestServer(response: .status(200, headers: [(name: "Date", value: HTTPDate.format(date)),
+                                                                      (name: "Expires", value: HTTPDate.format(date + 120))],
+                                                      body: "until expiry"))
+        defer { server.stop() }
+        let endpoint = endpoint(server, "expires", cache: makeCache())
+        _ = await endpoint.request(type: String.self)
+        clock.advance(119)
+        _ = await endpoint.request(type: String.self)
+        #expect(server.requests.count == 1)
+        clock.advance(2)
+        #expect(await endpoint.request(type: String.self) == .success("until expiry"))
+        #expect(server.requests.count == 2)  // expired, no validator: fetched again
+        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+    }
+
     @Test func afterExpiryA304IsAnsweredAsTheCached200WithUpdatedHeaders() async throws {
         let server = try TestServer { request in
             if request.header("If-None-Match") == "\"v1\"" {

@@ -7,8 +7,9 @@ extension Serialized {
     /// Concurrent identical GETs against a slow server, counted at the server.
     @Suite("De-duplication of concurrent identical requests")
     struct DeduplicationTests {
-        /// A server that answers after `delay` seconds with the number of the request it answers.
-        static func countingServer(delay: TimeInterval = 0.5) throws -> TestServer {
+        /// A server that answers after `delay` seconds with the number of the request it answers; the
+        /// default is long enough for every caller to join on a loaded 2-core machine.
+        static func countingServer(delay: TimeInterval = 1) throws -> TestServer {
             let served = Locked(0)
             return try TestServer { _ in
                 let number = served.withLock { count -> Int in

@@ -12,8 +12,9 @@
 /// }
 /// ```
 ///
-/// Requests are identical when method, URL and headers are (header names in any casing). Each
-/// caller gets the same response; a caller that cancels, or whose deadline passes, gets `.cancelled`
+/// Requests are identical when method, URL and headers are (header names in any casing) and have no
+/// body. Each caller gets the same response, produced once by the middlewares after this one (they
+/// run for the caller who sends the exchange only). A caller that cancels, or whose deadline passes, gets `.cancelled`
 /// or `.timedOut` at once while the others keep waiting; the exchange itself is cancelled only when
 /// every caller has gone. A request joins an exchange only while it is in flight: nothing is kept
 /// once it ends (that is ``CachingMiddleware``'s job).
