@@ -270,4 +270,17 @@ struct CachingMiddlewareTests {
         #expect(try String(contentsOf: destination, encoding: .utf8) == "file body")
         #expect(cache.memoryUsage == 0)
     }
+
+    @Test func aDownloadIsAnsweredFromTheCacheIntoItsFile() async throws {
+        let server = try TestServer(response: .status(200, headers: [(name: "Cache-Control", value: "max-age=60")], body: "stored body"))
+        defer { server.stop() }
+        let cache = makeCache()
+        let endpoint = endpoint(server, "asset", cache: cache)
+        #expect(await endpoint.request(type: String.self) == .success("stored body"))
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("download-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: destination) }
+        _ = try await endpoint.download(to: destination).get()
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "stored body")
+        #expect(server.requests.count == 1)
+    }
 }
