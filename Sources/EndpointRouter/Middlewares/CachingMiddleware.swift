@@ -1,0 +1,148 @@
+import Foundation
+
+/// An HTTP cache for GET requests, in memory and optionally on disk, that works with every
+/// transport (URLSession's `URLCache` is unreliable on Linux, and the default transport turns it off).
+///
+/// ```swift
+/// enum ImagesAPI: HTTPClient {
+///     static let cache = ResponseCache(directory: URL.cachesDirectory.appendingPathComponent("images"))
+///     var middlewares: [any HTTPMiddleware] { [CachingMiddleware(cache: Self.cache)] }
+/// }
+/// ```
+///
+/// What it follows (a private cache, for one user of one client):
+/// - Only `GET` responses with status 200 whose body is in memory (not a download to a file) are
+///   stored, and only when they can be reused: with a freshness (`Cache-Control: max-age`, else
+///   `Expires` minus `Date`) or a validator (`ETag`, `Last-Modified`).
+/// - `no-store` (in the request or the response) is never stored. `no-cache` is stored but
+///   revalidated before every use. `private` is stored (this is a private cache); `s-maxage` is for
+///   shared caches and ignored.
+/// - A request carrying `Authorization` is stored only when the response says `public`.
+/// - `Set-Cookie` is never stored: a response answered from the cache has no cookie.
+/// - A fresh response is answered without asking the server. A stale one with a validator is
+///   revalidated with `If-None-Match` / `If-Modified-Since`; a `304 Not Modified` is answered as the
+///   stored 200 and body, with the stored headers updated by the 304's.
+/// - `Vary` is honoured: a stored response is used only for a request with the same values of the
+///   headers it lists; `Vary: *` is never stored. One response is kept per URL.
+/// - A request that brings its own `If-None-Match`, `If-Modified-Since` or `Range` is passed through
+///   untouched: the caller is handling validation itself.
+///
+/// Each endpoint chooses with ``EndpointOptions/cachePolicy``. The responses live in a
+/// ``ResponseCache``, by default the process-wide ``ResponseCache/shared`` (memory only); the
+/// middleware itself holds nothing, so creating it per call in a computed `middlewares` is fine.
+///
+/// Placement: after the middlewares that set headers (authorization, so the cache sees
+/// `Authorization`), and before ``DeduplicationMiddleware``, so hits never wait for an exchange.
+public struct CachingMiddleware: HTTPMiddleware {
+    /// Where responses are stored.
+    public let cache: ResponseCache
+
+    /// Creates a middleware storing in `cache`.
+    public init(cache: ResponseCache = .shared) {
+        self.cache = cache
+    }
+
+    /// Answers from the cache, revalidates, or sends and stores, as the endpoint's policy and the
+    /// response headers say.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        let policy = context.options.cachePolicy
+        guard request.method == .get, policy != .disabled,
+              !["If-None-Match", "If-Modified-Since", "Range"].contains(where: request.headers.contains) else {
+            return try await next(request, context)
+        }
+        let key = ResponseCache.key(for: request.url)
+        let requestControl = CacheControl(request.headers)
+        let stored = policy == .reloadIgnoringCache ? nil : cache.entry(for: key).flatMap { $0.matches(request) ? $0 : nil }
+        guard let stored else {
+            return try await fetch(request, context: context, next: next, key: key)
+        }
+        if policy == .returnCacheElseLoad || (!requestControl.noCache && stored.isFresh(at: cache.now())) {
+            return stored.response(at: cache.now())
+        }
+        guard stored.hasValidators else {
+            return try await fetch(request, context: context, next: next, key: key)
+        }
+        var conditional = request
+        if let etag = stored.headers["ETag"] { conditional.headers["If-None-Match"] = etag }
+        if let modified = stored.headers["Last-Modified"] { conditional.headers["If-Modified-Since"] = modified }
+        let response = try await next(conditional, context)
+        guard response.statusCode == 304 else {
+            return store(response, for: request, key: key)
+        }
+        let refreshed = Self.refreshed(stored, by: response, at: cache.now())
+        if CacheControl(refreshed.headers).noStore {
+            cache.remove(key)
+        } else {
+            cache.store(refreshed)
+        }
+        return refreshed.response(at: cache.now())
+    }
+
+    private func fetch(_ request: HTTPRequest, context: RequestContext, next: Next, key: String) async throws(HTTPClientError) -> HTTPResponse {
+        store(try await next(request, context), for: request, key: key)
+    }
+
+    /// Stores `response` when the rules allow; returns it unchanged either way.
+    private func store(_ response: HTTPResponse, for request: HTTPRequest, key: String) -> HTTPResponse {
+        if let entry = Self.storable(response, for: request, key: key, at: cache.now()) {
+            cache.store(entry)
+        } else if CacheControl(response.headers).noStore || CacheControl(request.headers).noStore {
+            cache.remove(key)
+        }
+        return response
+    }
+
+    /// The entry to store for `response`, or `nil` when the rules in the type's description forbid it.
+    static func storable(_ response: HTTPResponse, for request: HTTPRequest, key: String, at now: Date) -> CachedResponse? {
+        let control = CacheControl(response.headers)
+        guard response.statusCode == 200, response.bodyFile == nil, !control.noStore,
+              !CacheControl(request.headers).noStore,
+              !request.headers.contains("Authorization") || control.isPublic else { return nil }
+        let varyNames = response.headers.values(for: "Vary")
+            .flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .filter { !$0.isEmpty }
+        guard !varyNames.contains("*") else { return nil }
+        var headers = response.headers
+        headers.remove(name: "Set-Cookie")
+        headers.remove(name: "Set-Cookie2")
+        var entry = CachedResponse(key: key, statusCode: response.statusCode, headerNames: [], headerValues: [],
+                                   url: response.url, receivedAt: now,
+                                   initialAge: response.headers["Age"].flatMap(Double.init) ?? 0,
+                                   varying: Dictionary(varyNames.map { ($0, request.headers[$0]) }, uniquingKeysWith: { first, _ in first }),
+                                   body: response.body)
+        entry.headers = headers
+        guard entry.freshnessLifetime > 0 || entry.hasValidators else { return nil }
+        return entry
+    }
+
+    /// `stored` after a 304: its headers replaced by the 304's of the same name, except the ones
+    /// that describe the 304's own (empty) body and cookies, and its age restarted.
+    static func refreshed(_ stored: CachedResponse, by notModified: HTTPResponse, at now: Date) -> CachedResponse {
+        let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "set-cookie", "set-cookie2"]
+        var entry = stored
+        var headers = stored.headers
+        var replaced: Set<String> = []
+        for field in notModified.headers where !kept.contains(field.name.lowercased()) {
+            let name = field.name.lowercased()
+            if replaced.insert(name).inserted { headers.remove(name: field.name) }
+            headers.add(name: field.name, value: field.value)
+        }
+        entry.headers = headers
+        entry.receivedAt = now
+        entry.initialAge = notModified.headers["Age"].flatMap(Double.init) ?? 0
+        return entry
+    }
+}
+
+private enum CachePolicyKey: EndpointOptionKey {
+    static let defaultValue = CachePolicy.useProtocol
+}
+
+extension EndpointOptions {
+    /// How ``CachingMiddleware`` treats this endpoint's requests; ``CachePolicy/useProtocol`` by default.
+    public var cachePolicy: CachePolicy {
+        get { self[CachePolicyKey.self] }
+        set { self[CachePolicyKey.self] = newValue }
+    }
+}

@@ -1,0 +1,71 @@
+/// Lets concurrent identical GET and HEAD requests share one network exchange: when several views
+/// ask for the same resource at once, the server sees one request and every caller gets the answer.
+///
+/// ```swift
+/// enum CatalogAPI: HTTPClient {
+///     var middlewares: [any HTTPMiddleware] { [DeduplicationMiddleware()] }
+///     var options: EndpointOptions {
+///         var options = EndpointOptions()
+///         options.deduplicate = self != .liveScore   // this one must always go to the server
+///         return options
+///     }
+/// }
+/// ```
+///
+/// Requests are identical when method, URL and headers are (header names in any casing) and have no
+/// body. Each caller gets the same response, produced once by the middlewares after this one (they
+/// run for the caller who sends the exchange only). A caller that cancels, or whose deadline passes, gets `.cancelled`
+/// or `.timedOut` at once while the others keep waiting; the exchange itself is cancelled only when
+/// every caller has gone. A request joins an exchange only while it is in flight: nothing is kept
+/// once it ends (that is ``CachingMiddleware``'s job).
+///
+/// The state lives in an ``InFlightRequests`` object, by default the process-wide
+/// ``InFlightRequests/shared``, not in the middleware: a computed `middlewares` that creates a fresh
+/// `DeduplicationMiddleware()` for every call shares exchanges all the same. Pass your own
+/// ``InFlightRequests`` to keep a service's exchanges apart from the rest.
+///
+/// Placement: after the middlewares that change the request (authorization), so that requests are
+/// compared as they will be sent, and after ``CachingMiddleware``, so that cache hits never wait
+/// for an exchange.
+public struct DeduplicationMiddleware: HTTPMiddleware {
+    /// Where the exchanges in flight are kept.
+    public let inFlight: InFlightRequests
+
+    /// Creates a middleware sharing the exchanges in `inFlight`.
+    public init(sharing inFlight: InFlightRequests = .shared) {
+        self.inFlight = inFlight
+    }
+
+    /// Joins an identical exchange in flight, or starts one others may join; other methods, and
+    /// endpoints whose ``EndpointOptions/deduplicate`` is `false`, pass straight through.
+    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        guard context.options.deduplicate, request.method == .get || request.method == .head, request.body == nil else {
+            return try await next(request, context)
+        }
+        switch await inFlight.join(request) {
+        case .shared(let result):
+            return try result.get()
+        case .sendYourself:
+            return try await next(request, context)
+        case .send(let flight):
+            let result = await Deadline.capture { () throws(HTTPClientError) in try await next(request, context) }
+            flight.finish(result, senderLeft: Task.isCancelled)
+            return try result.get()
+        }
+    }
+}
+
+private enum Deduplicate: EndpointOptionKey {
+    static let defaultValue = true
+}
+
+extension EndpointOptions {
+    /// Whether ``DeduplicationMiddleware`` may let this endpoint's GET and HEAD requests share an
+    /// exchange with identical ones in flight. `true` by default: adding the middleware is the
+    /// opt-in, and this is the way out for an endpoint whose every call must reach the server
+    /// (a poll whose answer changes from one moment to the next, a request with side effects).
+    public var deduplicate: Bool {
+        get { self[Deduplicate.self] }
+        set { self[Deduplicate.self] = newValue }
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+@testable import EndpointRouter
+
+/// An endpoint for the built-in middleware tests: stored headers, middlewares and options, so each
+/// test says exactly what it sets.
+struct MiddlewareEndpoint: HTTPClient, Sendable {
+    var host: String
+    var endpoint: String
+    var headers: [String: String]?
+    var method: HTTPMethod = .get
+    var body: RequestBody?
+    var query: [String: String]?
+    var timeout: TimeInterval? = 10
+    var transport: any HTTPTransport = URLSessionTransport.shared
+    var middlewares: [any HTTPMiddleware] = []
+    var options = EndpointOptions()
+
+    var parameters: [String: Any]? { query }
+}
