@@ -40,19 +40,8 @@ public struct CallMetrics: Sendable, Equatable {
     public var outcome: String {
         if let statusCode { return String(statusCode) }
         guard let error else { return "none" }
-        switch error {
-        case .badURL: return "badURL"
-        case .invalidHeader: return "invalidHeader"
-        case .encodingFailed: return "encodingFailed"
-        case .transport(let error): return "transport(\(error.code.rawValue))"
-        case .timedOut: return "timedOut"
-        case .cancelled: return "cancelled"
-        case .invalidResponse: return "invalidResponse"
-        case .unacceptableStatusCode(let response): return String(response.statusCode)
-        case .decodingFailed: return "decodingFailed"
-        case .responseTooLarge: return "responseTooLarge"
-        case .authorizationFailed: return "authorizationFailed"
-        }
+        if case .unacceptableStatusCode(let response) = error { return String(response.statusCode) }
+        return error.caseName
     }
 
     /// Creates a report.

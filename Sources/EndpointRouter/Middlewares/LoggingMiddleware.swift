@@ -87,9 +87,9 @@ public struct LoggingMiddleware: HTTPMiddleware {
             return response
         } catch {
             let milliseconds = Self.milliseconds(ContinuousClock.now - start)
-            metadata["error"] = Self.summary(of: error)
+            metadata["error"] = error.caseName
             metadata["duration_ms"] = milliseconds
-            sink.write(failureLevel, "← \(label) failed in \(milliseconds) ms: \(Self.summary(of: error))", metadata)
+            sink.write(failureLevel, "← \(label) failed in \(milliseconds) ms: \(error.caseName)", metadata)
             throw error
         }
     }
@@ -124,21 +124,5 @@ public struct LoggingMiddleware: HTTPMiddleware {
         let (seconds, attoseconds) = duration.components
         let value = Double(seconds) * 1000 + Double(attoseconds) / 1e15
         return String(format: "%.1f", value)
-    }
-
-    /// The error's case without its text: a transport's message may quote the URL with its query.
-    private static func summary(of error: HTTPClientError) -> String {
-        switch error {
-        case .badURL: "bad URL"
-        case .invalidHeader: "invalid header"
-        case .encodingFailed: "encoding failed"
-        case .transport(let error): "transport error (URLError \(error.code.rawValue))"
-        case .timedOut: "timed out"
-        case .cancelled: "cancelled"
-        case .invalidResponse: "invalid response"
-        case .unacceptableStatusCode(let response): "status \(response.statusCode)"
-        case .decodingFailed: "decoding failed"
-        case .responseTooLarge(let limit): "response larger than \(limit) bytes"
-        }
     }
 }
