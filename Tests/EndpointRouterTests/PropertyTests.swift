@@ -2,72 +2,76 @@ import Foundation
 import Testing
 @testable import EndpointRouter
 
-/// Random inputs, seeded and reproducible: parameters through query, form and JSON decode back to
-/// exactly the input; hosts, paths, endpoints and segments build a URL with exactly the declared host
-/// and number of segments, or a typed error.
-///
-/// `PROPERTY_SEED` replays a run; `PROPERTY_COUNT` sets the inputs per property: 1,000 by default,
-/// so the suite stays fast in debug builds; CI runs 10,000 (`PROPERTY_COUNT=10000`).
-/// A failure prints the seed of the failing input; add it to `regressionSeeds` to keep it as a case.
-@Suite("Properties")
-struct PropertyTests {
-    static let environment = ProcessInfo.processInfo.environment
-    static let runSeed = UInt64(environment["PROPERTY_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
-    static let count = Int(environment["PROPERTY_COUNT"] ?? "") ?? 1_000
+extension Serialized {
+    /// Random inputs, seeded and reproducible: parameters through query, form and JSON decode back to
+    /// exactly the input; hosts, paths, endpoints and segments build a URL with exactly the declared host
+    /// and number of segments, or a typed error.
+    ///
+    /// `PROPERTY_SEED` replays a run; `PROPERTY_COUNT` sets the inputs per property: 1,000 by default,
+    /// so the suite stays fast in debug builds; CI runs 10,000 (`PROPERTY_COUNT=10000`).
+    /// A failure prints the seed of the failing input; add it to `regressionSeeds` to keep it as a case.
+    /// In `Serialized` because each property keeps a core busy for seconds, which would skew the
+    /// timing suites running next to it on a 2-core machine.
+    @Suite("Properties")
+    struct PropertyTests {
+        static let environment = ProcessInfo.processInfo.environment
+        static let runSeed = UInt64(environment["PROPERTY_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
+        static let count = Int(environment["PROPERTY_COUNT"] ?? "") ?? 1_000
 
-    /// Input seeds that once failed, kept as regular cases: numbers `JSONSerialization` hands over
-    /// as `NSDecimalNumber` (`-1.99e-54`, `1338787000000000.0`), and its U+FEFF reading.
-    static let regressionSeeds: [UInt64] = [
-        6_536_167_954_961_926_052, 10_451_216_379_200_822_465, 10_905_525_725_756_348_110,
-        2_364_838_207_522_499_617, 14_698_250_935_461_419_569, 4_277_041_920_339_989_686,
-    ]
+        /// Input seeds that once failed, kept as regular cases: numbers `JSONSerialization` hands over
+        /// as `NSDecimalNumber` (`-1.99e-54`, `1338787000000000.0`), and its U+FEFF reading.
+        static let regressionSeeds: [UInt64] = [
+            6_536_167_954_961_926_052, 10_451_216_379_200_822_465, 10_905_525_725_756_348_110,
+            2_364_838_207_522_499_617, 14_698_250_935_461_419_569, 4_277_041_920_339_989_686,
+        ]
 
-    /// The seed of input `index` of a run: mixed, so neighbouring inputs share no stream.
-    static func inputSeed(run: UInt64, index: Int) -> UInt64 {
-        var mixer = SeededGenerator(state: run ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
-        return mixer.next()
-    }
+        /// The seed of input `index` of a run: mixed, so neighbouring inputs share no stream.
+        static func inputSeed(run: UInt64, index: Int) -> UInt64 {
+            var mixer = SeededGenerator(state: run ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
+            return mixer.next()
+        }
 
-    /// Runs `property` on `count` inputs, stopping at the first that fails.
-    static func check(_ name: String, count: Int, run: UInt64, _ property: (inout SeededGenerator) throws -> String?) rethrows {
-        for index in 0..<count {
-            let seed = inputSeed(run: run, index: index)
-            var random = SeededGenerator(state: seed)
-            if let failure = try property(&random) {
-                Issue.record("\(name): input seed \(seed) (PROPERTY_SEED=\(run), input \(index)) failed: \(failure)")
-                return
+        /// Runs `property` on `count` inputs, stopping at the first that fails.
+        static func check(_ name: String, count: Int, run: UInt64, _ property: (inout SeededGenerator) throws -> String?) rethrows {
+            for index in 0..<count {
+                let seed = inputSeed(run: run, index: index)
+                var random = SeededGenerator(state: seed)
+                if let failure = try property(&random) {
+                    Issue.record("\(name): input seed \(seed) (PROPERTY_SEED=\(run), input \(index)) failed: \(failure)")
+                    return
+                }
             }
         }
-    }
 
-    // MARK: Parameters
+        // MARK: Parameters
 
-    @Test func parametersDecodeBackToTheInput() throws {
-        let start = ContinuousClock.now
-        try Self.check("parameters", count: Self.count, run: Self.runSeed, ParameterProperty.check)
-        print("parameters: \(Self.count) inputs in \(ContinuousClock.now - start) (PROPERTY_SEED=\(Self.runSeed))")
-    }
+        @Test func parametersDecodeBackToTheInput() throws {
+            let start = ContinuousClock.now
+            try Self.check("parameters", count: Self.count, run: Self.runSeed, ParameterProperty.check)
+            print("parameters: \(Self.count) inputs in \(ContinuousClock.now - start) (PROPERTY_SEED=\(Self.runSeed))")
+        }
 
-    @Test(arguments: regressionSeeds)
-    func parametersRegression(_ seed: UInt64) throws {
-        var random = SeededGenerator(state: seed)
-        let failure = try ParameterProperty.check(&random)
-        #expect(failure == nil, "\(failure ?? "")")
-    }
+        @Test(arguments: regressionSeeds)
+        func parametersRegression(_ seed: UInt64) throws {
+            var random = SeededGenerator(state: seed)
+            let failure = try ParameterProperty.check(&random)
+            #expect(failure == nil, "\(failure ?? "")")
+        }
 
-    // MARK: URLs
+        // MARK: URLs
 
-    @Test func urlsKeepTheirHostAndSegmentCount() throws {
-        let start = ContinuousClock.now
-        try Self.check("urls", count: Self.count, run: Self.runSeed, URLProperty.check)
-        print("urls: \(Self.count) inputs in \(ContinuousClock.now - start) (PROPERTY_SEED=\(Self.runSeed))")
-    }
+        @Test func urlsKeepTheirHostAndSegmentCount() throws {
+            let start = ContinuousClock.now
+            try Self.check("urls", count: Self.count, run: Self.runSeed, URLProperty.check)
+            print("urls: \(Self.count) inputs in \(ContinuousClock.now - start) (PROPERTY_SEED=\(Self.runSeed))")
+        }
 
-    @Test(arguments: regressionSeeds)
-    func urlsRegression(_ seed: UInt64) throws {
-        var random = SeededGenerator(state: seed)
-        let failure = try URLProperty.check(&random)
-        #expect(failure == nil, "\(failure ?? "")")
+        @Test(arguments: regressionSeeds)
+        func urlsRegression(_ seed: UInt64) throws {
+            var random = SeededGenerator(state: seed)
+            let failure = try URLProperty.check(&random)
+            #expect(failure == nil, "\(failure ?? "")")
+        }
     }
 }
 
