@@ -115,6 +115,15 @@ struct PathSegmentSafetyTests {
         #expect(throws: HTTPClientError.invalidPathSegment(position: 4, reason: .dotSegment)) { try second.makeRequest() }
     }
 
+    /// A prepended character (U+0600) would make one `Character` of itself and the refusal marker.
+    @Test func refusalIsFoundNextToAnyCharacter() throws {
+        #expect(throws: HTTPClientError.invalidPathSegment(position: 2, reason: .dotSegment)) {
+            try TestEndpoint(endpoint: "users/\u{0600}\(segment: "..")\u{301}/x").makeRequest()
+        }
+        let query = try TestEndpoint(endpoint: "s?q=\u{0600}\(segment: "..")\u{301}&r=1").makeRequest()
+        #expect(query.url.absoluteString == "https://api.example.com/s?q=%D8%80..%CC%81&r=1")
+    }
+
     @Test func emptyValueAtTheEndIsRefusedToo() {
         // `users/\(segment: "")` would otherwise be `users/`: a DELETE on the collection.
         let endpoint = TestEndpoint(endpoint: "users/\(segment: "")", method: .delete)

@@ -91,7 +91,6 @@ extension HTTPClientError: LocalizedError {
             let url = response.url.map { RedactedURL.text(of: $0) } ?? "the server"
             let body = response.data.isEmpty ? "" : "; its body (\(response.data.count) bytes) is in the error's `response`"
             return "\(url) answered with status \(response.statusCode)\(body)."
-
         case .decodingFailed(let response, let reason):
             return "Could not decode the response of status \(response.statusCode): \(reason)"
         case .responseTooLarge(let limit):

@@ -71,6 +71,8 @@ public enum PathSegmentProblem: String, Sendable, Hashable, CaseIterable {
     private static func isDotSegment(_ part: Substring.UnicodeScalarView) -> Bool {
         // Tomcat and other servlet containers drop a `;parameter` before resolving `..;x`.
         let name = part.prefix { $0 != ";" }
+        // Compatibility mapping never drops a scalar and composes at most pairs, so a longer part
+        // cannot become one or two dots; the bound keeps the mapping off long values.
         guard !name.isEmpty, name.count <= 8 else { return false }
         if name.allSatisfy({ $0 == "." }) && name.count <= 2 { return true }
         // Servers that apply Unicode compatibility mapping read `．` (U+FF0E), `․` (U+2024) or `‥`
@@ -86,39 +88,50 @@ public enum PathSegmentProblem: String, Sendable, Hashable, CaseIterable {
 /// The text is the value's percent-encoding between two Unicode noncharacters (U+FDD0, U+FDD1),
 /// which Unicode reserves for a program's internal use and which no encoded segment or sensible
 /// endpoint contains. In a path it fails the request; in a query (`"search?q=\(segment: q)"`), where
-/// dots and empty values are harmless, it stands for the encoded value.
+/// dots and empty values are harmless, it stands for the encoded value. Everything here works on
+/// Unicode scalars: next to a combining or prepended character, a marker would not be a `Character`
+/// of its own.
 enum RefusedPathSegment {
     // Swift refuses noncharacters in literals, so they are built from their code points; the
     // private-use fallbacks are never taken (both code points are valid scalars).
-    static let start = Character(Unicode.Scalar(UInt32(0xFDD0)) ?? "\u{E000}")
-    static let end = Character(Unicode.Scalar(UInt32(0xFDD1)) ?? "\u{E001}")
+    static let start = Unicode.Scalar(UInt32(0xFDD0)) ?? "\u{E000}"
+    static let end = Unicode.Scalar(UInt32(0xFDD1)) ?? "\u{E001}"
 
     static func marker(for problem: PathSegmentProblem, encodedValue: String) -> String {
-        "\(start)\(problem.rawValue):\(encodedValue)\(end)"
+        var text = String.UnicodeScalarView()
+        text.append(start)
+        text.append(contentsOf: "\(problem.rawValue):\(encodedValue)".unicodeScalars)
+        text.append(end)
+        return String(text)
+    }
+
+    static func contains(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.contains(start)
     }
 
     /// The problem of the first refused value in `text`, if any.
     static func firstProblem(in text: some StringProtocol) -> PathSegmentProblem? {
-        guard let startIndex = text.firstIndex(of: start) else { return nil }
-        let afterStart = text[text.index(after: startIndex)...]
-        guard let colon = afterStart.firstIndex(of: ":") else { return .dotSegment }
-        return PathSegmentProblem(rawValue: String(afterStart[..<colon])) ?? .dotSegment
+        let scalars = text.unicodeScalars
+        guard let startIndex = scalars.firstIndex(of: start) else { return nil }
+        let name = scalars[scalars.index(after: startIndex)...].prefix { $0 != ":" && $0 != end }
+        return PathSegmentProblem(rawValue: String(String.UnicodeScalarView(name))) ?? .dotSegment
     }
 
     /// `text` with every marker replaced by the encoded value it carries.
     static func unwrapped(_ text: String) -> String {
-        guard text.contains(start) else { return text }
-        var output = ""
-        var rest = Substring(text)
-        while let startIndex = rest.firstIndex(of: start) {
-            output += rest[..<startIndex]
-            let inner = rest[rest.index(after: startIndex)...]
-            let endIndex = inner.firstIndex(of: end) ?? inner.endIndex
-            let body = inner[..<endIndex]
-            output += body.firstIndex(of: ":").map { body[body.index(after: $0)...] } ?? body
-            rest = endIndex == inner.endIndex ? "" : inner[inner.index(after: endIndex)...]
+        guard contains(text) else { return text }
+        var output = String.UnicodeScalarView()
+        var inMarker = false
+        var inValue = false
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case start: inMarker = true; inValue = false
+            case end: inMarker = false
+            case ":" where inMarker && !inValue: inValue = true
+            default: if !inMarker || inValue { output.append(scalar) }
+            }
         }
-        return output + rest
+        return String(output)
     }
 }
 

@@ -42,7 +42,7 @@ struct URLBuilder {
     /// Fails on the first value `pathSegment(_:)` refused, naming its position in the URL path
     /// (1 for the first segment after the host) and never its content.
     private static func checkRefusedSegments(in joinedPath: String) throws(HTTPClientError) {
-        guard joinedPath.contains(RefusedPathSegment.start) else { return }
+        guard RefusedPathSegment.contains(joinedPath) else { return }
         let segments = joinedPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         for (offset, segment) in segments.enumerated() {
             if let problem = RefusedPathSegment.firstProblem(in: segment) {
