@@ -7,18 +7,6 @@ extension Serialized {
     /// What happens to the connection and the rest of the process once a caller abandons a transfer.
     @Suite("Abandoned transfers on URLSessionTransport")
     struct AbandonedTransferTests {
-        /// SplitMix64: a seeded generator, so a failing run can be replayed with its seed.
-        struct SeededGenerator: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-        }
-
         /// 16 in flight, each cancelled 0–1 ms after it starts, `timeout: 2`: every completion handler
         /// is called exactly once, within the deadline + 1 s. (Corelibs can lose the completion
         /// callback of a task cancelled as it starts; the library must not depend on it.)

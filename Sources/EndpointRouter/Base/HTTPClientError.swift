@@ -15,8 +15,19 @@ import FoundationNetworking
 /// }
 /// ```
 public enum HTTPClientError: Error, Sendable, Equatable {
-    /// `host`, `path` or `endpoint` cannot form an http(s) URL; the text says why.
+    /// `host`, `path` or `endpoint` cannot form an http(s) URL; the text says why (query values and
+    /// credentials in it are redacted).
     case badURL(String)
+    /// A value interpolated with `\(segment:)` cannot be sent as a path segment: it is empty, or a
+    /// server that normalises paths would resolve it as `.` or `..` (see ``pathSegment(_:)``).
+    /// `position` counts the URL path's segments from 1 (the first after the host), so the message
+    /// can say where without showing the value, which may be secret. Nothing was sent.
+    ///
+    /// ```swift
+    /// // endpoint "users/\(segment: userId)/profile" with userId "../admin"
+    /// // → .invalidPathSegment(position: 2, reason: .dotSegment)
+    /// ```
+    case invalidPathSegment(position: Int, reason: PathSegmentProblem)
     /// A header name or value is invalid (CR, LF, NUL, illegal name characters) or reserved; the text
     /// names the header. Nothing was sent.
     case invalidHeader(String)
@@ -33,6 +44,8 @@ public enum HTTPClientError: Error, Sendable, Equatable {
     case invalidResponse
     /// The status code is outside `acceptableStatusCodes`; the response carries status, headers and
     /// body, so an API's error payload can be read with ``EndpointResponse/decode(_:using:)``.
+    /// The description shows the URL without query values or credentials and leaves the body out,
+    /// because descriptions end up in logs.
     case unacceptableStatusCode(EndpointResponse<Data>)
     /// The body could not be decoded into the requested type; the text gives the coding path and reason.
     case decodingFailed(EndpointResponse<Data>, String)
@@ -61,6 +74,12 @@ extension HTTPClientError: LocalizedError {
         switch self {
         case .badURL(let reason):
             return "Bad URL: \(reason)"
+        case .invalidPathSegment(let position, .empty):
+            return "Path segment \(position) is a value interpolated with `segment:` that is empty, which would "
+                + "address another resource; check the value before building the request."
+        case .invalidPathSegment(let position, .dotSegment):
+            return "Path segment \(position) is a value interpolated with `segment:` that a server normalising "
+                + "the path would read as '.' or '..' and move up the path with; check the value before building the request."
         case .invalidHeader(let reason):
             return "Invalid header: \(reason)"
         case .encodingFailed(let reason):
@@ -74,8 +93,9 @@ extension HTTPClientError: LocalizedError {
         case .invalidResponse:
             return "The server's answer was not an HTTP response."
         case .unacceptableStatusCode(let response):
-            let url = response.url?.absoluteString ?? "the server"
-            return "\(url) answered with status \(response.statusCode)" + Self.bodyPreview(response.data)
+            let url = response.url.map { RedactedURL.text(of: $0) } ?? "the server"
+            let body = response.data.isEmpty ? "" : "; its body (\(response.data.count) bytes) is in the error's `response`"
+            return "\(url) answered with status \(response.statusCode)\(body)."
         case .decodingFailed(let response, let reason):
             return "Could not decode the response of status \(response.statusCode): \(reason)"
         case .responseTooLarge(let limit):
@@ -84,10 +104,6 @@ extension HTTPClientError: LocalizedError {
         case .authorizationFailed(let reason):
             return "Authorization failed: \(reason)"
         }
-    }
-
-    private static func bodyPreview(_ data: Data) -> String {
-        data.isEmpty ? "." : ": " + BodyPreview.text(of: data)
     }
 }
 

@@ -40,6 +40,9 @@ public struct MultipartFormData: Sendable, Hashable {
 
     /// Appends bytes: a file when `fileName` is given. A file without `mimeType` is sent as
     /// `application/octet-stream`.
+    ///
+    /// Names go out as quoted-strings: `"` and `\` are backslash-escaped and control characters
+    /// percent-encoded (`quote"d.txt` is sent as `filename="quote\"d.txt"`).
     public mutating func append(_ data: Data, name: String, fileName: String? = nil, mimeType: String? = nil) {
         parts.append(Part(name: name, fileName: fileName, mimeType: mimeType, data: data))
     }
@@ -77,12 +80,29 @@ public struct MultipartFormData: Sendable, Hashable {
         return body
     }
 
-    /// Escapes a field or file name the way the HTML standard does, so a name can never end the
-    /// quoted string or the header line.
-    private static func quoted(_ name: String) -> String {
-        name.replacingOccurrences(of: "\"", with: "%22")
-            .replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+    /// Writes a field or file name as the inside of an RFC 9110 quoted-string (the form RFC 7578
+    /// parameters take): `"` as `\"` and `\` as `\\`, so servers that read quoted-strings get the
+    /// name back exactly: Go's `mime/multipart`, Python's `email` and Werkzeug (Flask), busboy (Express,
+    /// Fastify), Vapor's multipart-kit. A quoted-string cannot carry CR, LF or other control
+    /// characters, so those are percent-encoded (`%0D`, `%0A`) as browsers do; a name can never end
+    /// the quoted string or the header line.
+    ///
+    /// Browsers write `"` as `%22` instead, which only some servers undo (Werkzeug does; Go, Python's
+    /// `email`, busboy and multipart-kit keep `%22`). One known gap: multipart-kit unescapes only
+    /// `\"`, so a `\` in a name reaches a Vapor server doubled.
+    static func quoted(_ name: String) -> String {
+        var output = ""
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\t": output += "\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                output += "%" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
     }
 
     /// RFC 2046 `bcharsnospace`, built once rather than per encode.

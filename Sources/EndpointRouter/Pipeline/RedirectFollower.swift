@@ -35,7 +35,7 @@ struct RedirectFollower: Sendable {
         let target = try Self.resolve(location, against: current)
         if current.scheme?.lowercased() == "https", target.scheme == "http" {
             throw .transport(.secureConnectionFailed,
-                             "refused to follow a redirect from https to http (\(Self.withoutQuery(target))): it would send the request unencrypted",
+                             "refused to follow a redirect from https to http (\(RedactedURL.text(of: target))): it would send the request unencrypted",
                              url: current)
         }
         guard hopsSoFar < policy.maximumHops else {
@@ -66,7 +66,7 @@ struct RedirectFollower: Sendable {
               var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
               let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false else {
             throw .transport(.badServerResponse,
-                             "the server redirected to '\(RequestChecks.printable(String(location.prefix(200))))', which is not a valid URL",
+                             "the server redirected to '\(RequestChecks.printable(RedactedURL.text(of: String(location.prefix(200)))))', which is not a valid URL",
                              url: current)
         }
         guard scheme == "http" || scheme == "https" else {
@@ -78,14 +78,5 @@ struct RedirectFollower: Sendable {
             throw .transport(.badServerResponse, "the server redirected to a URL that cannot be rebuilt", url: current)
         }
         return url
-    }
-
-    /// A URL for a message: scheme, host, port and path only.
-    static func withoutQuery(_ url: URL) -> String {
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        components?.query = nil
-        components?.user = nil
-        components?.password = nil
-        return components?.string ?? url.path
     }
 }

@@ -15,7 +15,7 @@ enum RequestChecks {
         let url = request.url
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               url.host?.isEmpty == false else {
-            throw .badURL("'\(printable(url.absoluteString))' is not an http or https URL")
+            throw .badURL("'\(printable(RedactedURL.text(of: url)))' is not an http or https URL")
         }
         for field in request.headers {
             try checkHeader(name: field.name, value: field.value)

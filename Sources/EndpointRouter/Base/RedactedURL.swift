@@ -1,0 +1,47 @@
+import Foundation
+
+/// A URL as error messages show it: scheme, host, port and path as they are, credentials and query
+/// values replaced, fragment dropped.
+///
+/// Error descriptions end up in logs and crash reports, where an `api_key` in a query, a password in
+/// `user:password@` or an OAuth `code` in a redirect target must not follow them. Query names stay,
+/// so a reader still sees which parameters were sent: `https://api.example.com/v1/search?q=REDACTED&api_key=REDACTED`.
+package enum RedactedURL {
+    /// What a credential or query value is replaced with; the recordings of the testing product use
+    /// the same word.
+    package static let placeholder = "REDACTED"
+
+    /// The URL with userinfo and query values replaced and no fragment.
+    package static func text(of url: URL) -> String {
+        text(of: url.absoluteString)
+    }
+
+    /// The same for text that may or may not parse as a URL: a `host`, an `endpoint` such as
+    /// `"search?token=abc"`, or a `Location` header.
+    package static func text(of url: String) -> String {
+        var rest = Substring(url)
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        var query: Substring?
+        if let question = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: question)...]
+            rest = rest[..<question]
+        }
+        var output = withoutUserInfo(rest)
+        if let query {
+            output += "?" + query.split(separator: "&", omittingEmptySubsequences: false).map { item in
+                guard let equals = item.firstIndex(of: "=") else { return item.isEmpty ? "" : placeholder }
+                return String(item[...equals]) + placeholder
+            }.joined(separator: "&")
+        }
+        return output
+    }
+
+    /// `scheme://REDACTED@host/path` for `scheme://user:password@host/path`; other text unchanged.
+    private static func withoutUserInfo(_ text: Substring) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return String(text) }
+        let authorityAndPath = text[schemeEnd.upperBound...]
+        let authority = authorityAndPath.prefix { $0 != "/" && $0 != "\\" }
+        guard let at = authority.lastIndex(of: "@") else { return String(text) }
+        return String(text[..<schemeEnd.upperBound]) + placeholder + String(text[at...])
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import EndpointRouter
+
+/// Error descriptions end up in logs and crash reports: no query value, userinfo or body in them.
+@Suite("Error descriptions without secrets")
+struct ErrorDescriptionTests {
+    static let secrets = ["hunter2", "K3Y", "T0K", "s3cr3t"]
+
+    static func expectNoSecret(_ error: HTTPClientError?, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let error else {
+            Issue.record("expected an error", sourceLocation: sourceLocation)
+            return
+        }
+        for text in [error.description, error.localizedDescription, String(describing: error), "\(error)"] {
+            for secret in secrets {
+                #expect(!text.contains(secret), "'\(secret)' in: \(text)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    static let redactions: [(String, String)] = [
+        ("https://api.example.com/v1/items", "https://api.example.com/v1/items"),
+        ("https://api.example.com/v1/login?api_key=K3Y&token=T0K", "https://api.example.com/v1/login?api_key=REDACTED&token=REDACTED"),
+        ("https://user:hunter2@api.example.com:8443/x?q=1#frag", "https://REDACTED@api.example.com:8443/x?q=REDACTED"),
+        ("http://hunter2@api.example.com/x", "http://REDACTED@api.example.com/x"),
+        ("https://api.example.com/x?T0K", "https://api.example.com/x?REDACTED"),
+        ("https://api.example.com/x?a=&b==T0K&&c", "https://api.example.com/x?a=REDACTED&b=REDACTED&&REDACTED"),
+        ("https://api.example.com/a@b/c", "https://api.example.com/a@b/c"),
+        ("search?token=T0K", "search?token=REDACTED"),
+        ("https://api.example.com/x#token=T0K", "https://api.example.com/x"),
+        ("", ""),
+    ]
+
+    @Test(arguments: redactions)
+    func redactedURL(_ input: String, _ expected: String) {
+        #expect(RedactedURL.text(of: input) == expected)
+    }
+
+    @Test func unacceptableStatusShowsNeitherQueryValuesNorUserinfoNorBody() throws {
+        let url = try #require(URL(string: "https://user:hunter2@api.example.com/v1/login?api_key=K3Y&token=T0K"))
+        let body = Data(#"{"password":"hunter2"}"#.utf8)
+        let response = EndpointResponse(value: body, statusCode: 401, headers: HTTPHeaders(), data: body,
+                                        request: HTTPRequest(url: url), url: url)
+        let error = HTTPClientError.unacceptableStatusCode(response)
+        #expect(error.description == "https://REDACTED@api.example.com/v1/login?api_key=REDACTED&token=REDACTED answered "
+            + "with status 401; its body (22 bytes) is in the error's `response`.")
+        Self.expectNoSecret(error)
+        #expect(error.response?.data == body, "the body stays available to the caller")
+    }
+
+    @Test func unacceptableStatusThroughThePipeline() async {
+        let transport = ClosureTransport { request in
+            HTTPResponse(statusCode: 403, body: Data(#"{"password":"hunter2"}"#.utf8), url: request.url)
+        }
+        let result = await TestEndpoint(endpoint: "login", parameters: ["api_key": "K3Y", "token": "T0K"], transport: transport)
+            .request(type: Data.self)
+        Self.expectNoSecret(result.failure)
+        #expect(result.failure?.description.contains("https://api.example.com/login?api_key=REDACTED&token=REDACTED") == true)
+    }
+
+    @Test func emptyBodyIsNotMentioned() {
+        let url = URL(string: "https://api.example.com/x")
+        let response = EndpointResponse(value: Data(), statusCode: 500, headers: HTTPHeaders(), data: Data(),
+                                        request: HTTPRequest(url: url ?? fixturesDirectory), url: url)
+        #expect(HTTPClientError.unacceptableStatusCode(response).description == "https://api.example.com/x answered with status 500.")
+    }
+
+    @Test func decodingFailureShowsNoBody() async {
+        let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data(#"{"password":"hunter2"}"#.utf8)) }
+        let wrongShape = await TestEndpoint(endpoint: "x", transport: transport).request(type: [Int].self)
+        Self.expectNoSecret(wrongShape.failure)
+        let notJSON = ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data("token T0K hunter2".utf8)) }
+        let corrupt = await TestEndpoint(endpoint: "x", transport: notJSON).request(type: [Int].self)
+        Self.expectNoSecret(corrupt.failure)
+    }
+
+    @Test func badHostShowsNoCredentialsOrQueryValues() {
+        for host in ["https://user:hunter2@api.example.com", "https://api.example.com?api_key=K3Y", "https://api.example.com#T0K",
+                     "ftp://user:hunter2@api.example.com/?api_key=K3Y"] {
+            let error = #expect(throws: HTTPClientError.self) { try TestEndpoint(host: host, endpoint: "x").makeRequest() }
+            Self.expectNoSecret(error)
+        }
+    }
+
+    @Test func requestCheckShowsNoCredentialsOrQueryValues() async {
+        struct Rewrite: HTTPMiddleware {
+            func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+                var request = request
+                request.url = URL(string: "ftp://user:hunter2@files.example.com/x?api_key=K3Y") ?? request.url
+                return try await next(request, context)
+            }
+        }
+        let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200) }
+        let result = await TestEndpoint(endpoint: "x", transport: transport, middlewares: [Rewrite()]).request(type: Data.self)
+        guard case .badURL = result.failure else {
+            Issue.record("expected .badURL, got \(String(describing: result.failure))")
+            return
+        }
+        Self.expectNoSecret(result.failure)
+    }
+
+    @Test func redirectErrorsShowNoCredentialsOrQueryValues() async {
+        for location in ["http://user:hunter2@api.example.com/next?code=K3Y", "http://[not a url?code=T0K"] {
+            let transport = ClosureTransport { request in
+                if request.url.path == "/start" {
+                    return HTTPResponse(statusCode: 302, headers: ["Location": location], url: request.url)
+                }
+                return HTTPResponse(statusCode: 200)
+            }
+            let result = await TestEndpoint(endpoint: "start", parameters: ["token": "s3cr3t"], transport: transport)
+                .request(type: Data.self)
+            guard case .transport = result.failure else {
+                Issue.record("expected .transport for \(location), got \(String(describing: result.failure))")
+                continue
+            }
+            Self.expectNoSecret(result.failure)
+        }
+    }
+
+    @Test func otherCasesCarryNoValues() {
+        let headerError = #expect(throws: HTTPClientError.self) {
+            try TestEndpoint(endpoint: "x", headers: ["Authorization": "Bearer hunter2\r\nX: y"]).makeRequest()
+        }
+        Self.expectNoSecret(headerError)
+        let encodingError = #expect(throws: HTTPClientError.self) {
+            try TestEndpoint(endpoint: "x", parameters: ["password": ["hunter2", Date()]]).makeRequest()
+        }
+        Self.expectNoSecret(encodingError)
+        let segmentError = #expect(throws: HTTPClientError.self) {
+            try TestEndpoint(endpoint: "reset/\(segment: "../hunter2")").makeRequest()
+        }
+        Self.expectNoSecret(segmentError)
+        for error in [HTTPClientError.timedOut, .cancelled, .invalidResponse, .responseTooLarge(limit: 10),
+                      .invalidPathSegment(position: 1, reason: .empty)] {
+            #expect(!error.description.isEmpty)
+        }
+    }
+}
