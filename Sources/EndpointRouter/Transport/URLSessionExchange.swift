@@ -21,6 +21,7 @@ final class URLSessionExchange: Sendable {
         var pending: Outcome?
         var task: URLSessionTask?
         var head: HTTPResponseHead?
+        var receivedBytes: Int64 = 0
         var challengedResponse: HTTPURLResponse?
         var finished = false
     }
@@ -73,7 +74,10 @@ final class URLSessionExchange: Sendable {
     }
 
     func append(_ data: Data) {
-        deliver { _ throws(HTTPClientError) in try sink.write(data) }
+        deliver { state throws(HTTPClientError) in
+            state.receivedBytes += Int64(data.count)
+            try sink.write(data)
+        }
     }
 
     func didSend(totalBytes: Int64, expectedBytes: Int64) {
@@ -95,7 +99,8 @@ final class URLSessionExchange: Sendable {
                 try sink.receive(head)
                 outcome = .success(head)
             } else if let error {
-                outcome = .failure(Self.failure(from: error))
+                let seen = URLSessionFailure(head: state.head, receivedBytes: state.receivedBytes)
+                outcome = .failure(seen.error(for: error))
             } else if let head = state.head {
                 outcome = .success(head)
             } else {
@@ -135,15 +140,6 @@ final class URLSessionExchange: Sendable {
         continuation?.resume(returning: outcome)
         if let task, case .failure = outcome {
             queue.async { task.cancel() }
-        }
-    }
-
-    private static func failure(from error: any Error) -> HTTPClientError {
-        let urlError = error as? URLError ?? URLError.described(.unknown, error.localizedDescription)
-        switch urlError.code {
-        case .cancelled: return .cancelled
-        case .timedOut: return .timedOut
-        default: return .transport(urlError)
         }
     }
 
