@@ -89,8 +89,10 @@ final class URLSessionExchange: Sendable {
         state.withLock { $0.challengedResponse = response as? HTTPURLResponse }
     }
 
-    /// Ends the exchange with the task's outcome, unless it already ended.
-    func complete(error: (any Error)?) {
+    /// Ends the exchange with the task's outcome, unless it already ended. `response` is the task's
+    /// own: on Linux a redirect whose `Location` URLSession cannot parse completes without an error
+    /// and without ever delivering the response, which is then only found there.
+    func complete(error: (any Error)?, response: URLResponse?) {
         var outcome: Outcome?
         deliver { state throws(HTTPClientError) in
             if let challenged = state.challengedResponse {
@@ -102,6 +104,10 @@ final class URLSessionExchange: Sendable {
                 let seen = URLSessionFailure(head: state.head, receivedBytes: state.receivedBytes)
                 outcome = .failure(seen.error(for: error))
             } else if let head = state.head {
+                outcome = .success(head)
+            } else if let undelivered = response as? HTTPURLResponse {
+                let head = Self.head(of: undelivered)
+                try sink.receive(head)
                 outcome = .success(head)
             } else {
                 outcome = .failure(.invalidResponse)

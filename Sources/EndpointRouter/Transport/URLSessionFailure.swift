@@ -66,9 +66,11 @@ struct URLSessionFailure {
                     + "(libcurl's limit is 300 KiB on Linux); the server must send fewer or shorter headers.")
             }
             if text.contains("failed writing header") {
-                // corelibs decodes every header line as UTF-8 and aborts the transfer when one is not.
-                return (.cannotParseResponse, "A response header line is not valid UTF-8 text, which URLSession "
-                    + "on Linux cannot read; the server must send header values in ASCII (RFC 9110 §5.5).")
+                // corelibs decodes every header line as UTF-8 and aborts the transfer when one is not; a
+                // blank redirect `Location` ends the same way.
+                return (.cannotParseResponse, "URLSession on Linux could not read a response header: a header "
+                    + "that is not UTF-8 text, or a redirect with a blank Location. The server must send header "
+                    + "values in ASCII (RFC 9110 §5.5).")
             }
             if text.contains("certificate") {
                 return (.serverCertificateUntrusted, "The server's TLS certificate is not trusted (URLSession on Linux "
