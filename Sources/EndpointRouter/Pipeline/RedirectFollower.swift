@@ -65,8 +65,9 @@ struct RedirectFollower: Sendable {
         guard !trimmed.isEmpty, let resolved = URL(string: trimmed, relativeTo: current)?.absoluteURL,
               var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
               let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false else {
+            // The Location is not quoted: it may carry userinfo or query secrets, and error texts end up in logs.
             throw .transport(.badServerResponse,
-                             "the server redirected to '\(RequestChecks.printable(String(location.prefix(200))))', which is not a valid URL",
+                             "the server redirected to a Location of \(location.count) characters that is not a valid http(s) URL",
                              url: current)
         }
         guard scheme == "http" || scheme == "https" else {
