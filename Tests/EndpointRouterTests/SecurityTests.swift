@@ -56,6 +56,30 @@ struct SecurityTests {
         #expect(server.requests.isEmpty)
     }
 
+    /// A caller that uses URLSessionTransport directly, without the pipeline, is protected too:
+    /// URLSession on Linux would write a header name with CR/LF to the wire as it is.
+    @Test(arguments: injections.indices)
+    func injectedHeaderSentStraightToTheTransportIsRefused(_ index: Int) async throws {
+        let (name, value) = Self.injections[index]
+        let server = try TestServer(response: .json("{}"))
+        defer { server.stop() }
+        let url = try #require(URL(string: server.baseURL + "/direct"))
+        var headers = HTTPHeaders()
+        headers.add(name: name, value: value)
+        do {
+            let head = try await URLSessionTransport().send(HTTPRequest(method: .get, url: url, headers: headers),
+                                                            context: testContext(seconds: 5), sink: MemoryBodySink(limit: nil))
+            Issue.record("expected .invalidHeader for \(name.debugDescription): \(value.debugDescription), got status \(head.statusCode)")
+        } catch {
+            guard case .invalidHeader = error else {
+                Issue.record("expected .invalidHeader, got \(error)")
+                return
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(server.connectionCount == 0)
+    }
+
     // MARK: Credentials across origins
 
     /// A redirect from one origin (server A) to another (server B, another port) keeps no credential:
