@@ -7,6 +7,7 @@ extension HTTPClientError {
     public var caseName: String {
         switch self {
         case .badURL: "badURL"
+        case .invalidPathSegment: "invalidPathSegment"
         case .invalidHeader: "invalidHeader"
         case .encodingFailed: "encodingFailed"
         case .transport(let error): "transport(\(error.code.rawValue))"

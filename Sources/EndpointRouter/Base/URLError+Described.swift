@@ -5,10 +5,13 @@ import FoundationNetworking
 
 extension URLError {
     /// A `URLError` whose description is the given sentence, for failures the library or a testing
-    /// transport detects itself: the one place such errors are built.
-    package static func described(_ code: URLError.Code, _ text: String, url: URL? = nil) -> URLError {
+    /// transport detects itself, or for a URLSession failure the library reclassifies (then the
+    /// original is kept as `underlying`): the one place such errors are built.
+    package static func described(_ code: URLError.Code, _ text: String, url: URL? = nil,
+                                  underlying: (any Error)? = nil) -> URLError {
         var info: [String: Any] = [NSLocalizedDescriptionKey: text]
         if let url { info[NSURLErrorFailingURLErrorKey] = url }
+        if let underlying { info[NSUnderlyingErrorKey] = underlying }
         return URLError(code, userInfo: info)
     }
 }

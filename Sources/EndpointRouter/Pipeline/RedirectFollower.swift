@@ -65,6 +65,7 @@ struct RedirectFollower: Sendable {
         guard !trimmed.isEmpty, let resolved = URL(string: trimmed, relativeTo: current)?.absoluteURL,
               var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
               let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false else {
+            // Quoted redacted: it may carry userinfo or query secrets, and error texts end up in logs.
             throw .transport(.badServerResponse,
                              "the server redirected to '\(RequestChecks.printable(RedactedURL.text(of: String(location.prefix(200)))))', which is not a valid URL",
                              url: current)

@@ -17,12 +17,17 @@ enum RequestChecks {
               url.host?.isEmpty == false else {
             throw .badURL("'\(printable(RedactedURL.text(of: url)))' is not an http or https URL")
         }
-        for field in request.headers {
-            try checkHeader(name: field.name, value: field.value)
-        }
+        try checkHeaders(request.headers)
         try BodyRule.check(method: request.method, hasBody: hasBody(request.body))
         if case .file(let file) = request.body, !FileManager.default.isReadableFile(atPath: file.path) {
             throw .encodingFailed("the file to upload at \(file.path) does not exist or cannot be read")
+        }
+    }
+
+    /// Checks every header of a request.
+    static func checkHeaders(_ headers: HTTPHeaders) throws(HTTPClientError) {
+        for field in headers {
+            try checkHeader(name: field.name, value: field.value)
         }
     }
 

@@ -63,6 +63,6 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
-        exchange?.complete(error: error)
+        exchange?.complete(error: error, response: task.response)
     }
 }

@@ -21,6 +21,7 @@ final class URLSessionExchange: Sendable {
         var pending: Outcome?
         var task: URLSessionTask?
         var head: HTTPResponseHead?
+        var receivedBytes: Int64 = 0
         var challengedResponse: HTTPURLResponse?
         var finished = false
     }
@@ -73,7 +74,10 @@ final class URLSessionExchange: Sendable {
     }
 
     func append(_ data: Data) {
-        deliver { _ throws(HTTPClientError) in try sink.write(data) }
+        deliver { state throws(HTTPClientError) in
+            state.receivedBytes += Int64(data.count)
+            try sink.write(data)
+        }
     }
 
     func didSend(totalBytes: Int64, expectedBytes: Int64) {
@@ -85,8 +89,10 @@ final class URLSessionExchange: Sendable {
         state.withLock { $0.challengedResponse = response as? HTTPURLResponse }
     }
 
-    /// Ends the exchange with the task's outcome, unless it already ended.
-    func complete(error: (any Error)?) {
+    /// Ends the exchange with the task's outcome, unless it already ended. `response` is the task's
+    /// own: on Linux a redirect whose `Location` URLSession cannot parse completes without an error
+    /// and without ever delivering the response, which is then only found there.
+    func complete(error: (any Error)?, response: URLResponse?) {
         var outcome: Outcome?
         deliver { state throws(HTTPClientError) in
             if let challenged = state.challengedResponse {
@@ -95,8 +101,13 @@ final class URLSessionExchange: Sendable {
                 try sink.receive(head)
                 outcome = .success(head)
             } else if let error {
-                outcome = .failure(Self.failure(from: error))
+                let seen = URLSessionFailure(head: state.head, receivedBytes: state.receivedBytes)
+                outcome = .failure(seen.error(for: error))
             } else if let head = state.head {
+                outcome = .success(head)
+            } else if let undelivered = response as? HTTPURLResponse {
+                let head = Self.head(of: undelivered)
+                try sink.receive(head)
                 outcome = .success(head)
             } else {
                 outcome = .failure(.invalidResponse)
@@ -135,15 +146,6 @@ final class URLSessionExchange: Sendable {
         continuation?.resume(returning: outcome)
         if let task, case .failure = outcome {
             queue.async { task.cancel() }
-        }
-    }
-
-    private static func failure(from error: any Error) -> HTTPClientError {
-        let urlError = error as? URLError ?? URLError.described(.unknown, error.localizedDescription)
-        switch urlError.code {
-        case .cancelled: return .cancelled
-        case .timedOut: return .timedOut
-        default: return .transport(urlError)
         }
     }
 

@@ -87,6 +87,9 @@ public final class URLSessionTransport: HTTPTransport {
     public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
         -> HTTPResponseHead {
         if Task.isCancelled { throw .cancelled }
+        // The pipeline has checked already; a caller using the transport directly has not, and
+        // URLSession on Linux writes a header name with CR/LF to the wire as it is (injection).
+        try RequestChecks.checkHeaders(request.headers)
         var urlRequest = request.urlRequest
         // The library's deadline governs; URLSession's whole-second idle timer is only a backstop that
         // must never fire first.

@@ -1,0 +1,158 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a TLS test could not set up its server; the text says what to install.
+struct TLSServerSetupError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// An HTTPS server on 127.0.0.1 (ephemeral port) with a certificate made for the test: `openssl req
+/// -x509` writes a self-signed certificate into a temporary folder and Python's `ssl` module serves
+/// it. It answers any request that gets through the handshake with `200 ok`, and logs
+/// `handshake-failed` or `request` per connection, so a test can tell which happened.
+///
+/// The child process is bounded twice: it exits by itself after 60 s, and ``stop()`` (or deinit)
+/// kills it (SIGKILL) and removes the folder.
+final class SelfSignedTLSServer: @unchecked Sendable {
+    let port: Int
+    private let process: Process
+    private let folder: URL
+
+    private init(port: Int, process: Process, folder: URL) {
+        self.port = port
+        self.process = process
+        self.folder = folder
+    }
+
+    deinit { stop() }
+
+    /// What the server logged so far, one line per connection.
+    func log() throws -> String {
+        (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Kills the child and removes the certificate folder. Idempotent.
+    func stop() {
+        if process.isRunning {
+            // SIGKILL: a SIGTERM can be blocked by the mask the child inherited.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Makes the certificate and starts the server; waits up to 10 s for it to listen.
+    static func start() async throws -> SelfSignedTLSServer {
+        try await offThePool { try launch() }
+    }
+
+    private static let script = """
+    import os, signal, socket, ssl, sys, time
+    # The mask is inherited from the test process, which may block signals: unblock them so a kill works.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    deadline = time.monotonic() + 60
+    folder = sys.argv[1]
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(folder + "/cert.pem", folder + "/key.pem")
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    listener.settimeout(0.5)
+    with open(folder + "/port.tmp", "w") as f:
+        f.write(str(listener.getsockname()[1]))
+    os.rename(folder + "/port.tmp", folder + "/port")
+    def log(line):
+        with open(folder + "/log", "a") as f:
+            f.write(line + "\\n")
+    while time.monotonic() < deadline:
+        try:
+            connection, _ = listener.accept()
+        except socket.timeout:
+            continue
+        connection.settimeout(5)
+        try:
+            tls = context.wrap_socket(connection, server_side=True)
+        except Exception as error:
+            log("handshake-failed " + type(error).__name__)
+            connection.close()
+            continue
+        try:
+            if tls.recv(65536):
+                log("request")
+                tls.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\nConnection: close\\r\\n\\r\\nok")
+        except Exception as error:
+            log("error " + type(error).__name__)
+        tls.close()
+    """
+
+    private static func launch() throws -> SelfSignedTLSServer {
+        let openssl = try tool("openssl")
+        let python = try tool("python3")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            try run(openssl, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                              "-keyout", folder.appendingPathComponent("key.pem").path,
+                              "-out", folder.appendingPathComponent("cert.pem").path,
+                              "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+            let process = Process()
+            process.executableURL = python
+            process.arguments = ["-c", script, folder.path]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let portFile = folder.appendingPathComponent("port")
+            let deadline = Date(timeIntervalSinceNow: 10)
+            while Date() < deadline && process.isRunning {
+                if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
+                    return SelfSignedTLSServer(port: port, process: process, folder: folder)
+                }
+                usleep(10_000)
+            }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            throw TLSServerSetupError(description: "the Python TLS server did not start listening within 10 s")
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    /// The executable `name` on PATH, or an error saying how to install it.
+    private static func tool(_ name: String) throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw TLSServerSetupError(description: "the TLS test needs `\(name)` on PATH; install it (Debian: apt-get install -y openssl python3)")
+    }
+
+    /// Runs a tool to completion within 30 s; fails with its output if it does not exit 0.
+    private static func run(_ executable: URL, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let pid = process.processIdentifier
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            if done.wait(timeout: .now() + 30) == .timedOut { kill(pid, SIGKILL) }
+        }.start()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        done.signal()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw TLSServerSetupError(description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) failed: \(text)")
+        }
+    }
+}
