@@ -51,6 +51,40 @@ struct AuthorizationMiddlewareTests {
         #expect(sent.values.allSatisfy { $0 <= 2 })
     }
 
+    /// A service declared the recommended way: the store is a `static let`, the middleware is created
+    /// anew by the computed `middlewares` for every call.
+    enum FeedAPI: HTTPClient {
+        case item(String)
+        static let refreshes = Counter()
+        static let credentials = CredentialStore(credential: { .bearer("expired") }, refresh: { _ in
+            refreshes.increment()
+            try? await Task.sleep(for: .milliseconds(50))
+            return .refreshed(.bearer("fresh"))
+        })
+        static let server = Locked<TestServer?>(nil)
+
+        var host: String { Self.server.withLock { $0?.baseURL } ?? "http://127.0.0.1:1" }
+        var endpoint: String { "items" }
+        var headers: [String: String]? { if case .item(let id) = self { ["X-Request-ID": id] } else { nil } }
+        var timeout: TimeInterval? { 10 }
+        var middlewares: [any HTTPMiddleware] { [AuthorizationMiddleware(Self.credentials, host: host)] }
+    }
+
+    @Test func aFreshMiddlewarePerCallSharesTheStore() async throws {
+        let server = try Self.freshTokenServer()
+        defer { server.stop() }
+        FeedAPI.server.withLock { $0 = server }
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<20 {
+                group.addTask { await FeedAPI.item("f\(index)").request(type: String.self) == .success("f\(index)") }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: true, count: 20))
+        #expect(FeedAPI.refreshes.count == 1)
+        #expect(Self.requestIDs(at: server).values.allSatisfy { $0 <= 2 })
+    }
+
     @Test func aFailedRefreshGivesEveryWaiterItsOwn401() async throws {
         let server = try Self.freshTokenServer()
         defer { server.stop() }
