@@ -283,4 +283,16 @@ struct CachingMiddlewareTests {
         #expect(try String(contentsOf: destination, encoding: .utf8) == "stored body")
         #expect(server.requests.count == 1)
     }
+
+    @Test(arguments: ["nan", "inf", "-5", "1e400", "99999999999999999999", "9223372036854775807"])
+    func anyAgeHeaderIsSafe(age: String) async throws {
+        let server = try TestServer(response: .status(200, headers: [(name: "Cache-Control", value: "max-age=60"), (name: "Age", value: age),
+                                                                      (name: "ETag", value: "\"e\"")], body: "aged"))
+        defer { server.stop() }
+        let endpoint = endpoint(server, "aged", cache: makeCache())
+        #expect(await endpoint.request(type: String.self) == .success("aged"))
+        let second = try await endpoint.response(type: String.self).get()
+        #expect(second.value == "aged")
+        #expect(second.headers["Age"].flatMap { Int($0) } != nil)
+    }
 }
