@@ -81,7 +81,7 @@ struct LoggingMiddlewareTests {
         let request = HTTPRequest(method: .put, url: try #require(URL(string: "https://user-SECRET-8@api.example.com/notes?access_token=query-SECRET-5")),
                                   headers: ["Authorization": "Bearer bearer-SECRET-1", "X-Note": "it's; $(rm -rf /) `x`",
                                             "Content-Type": "application/x-www-form-urlencoded"],
-                                  body: .data(Data("title=a%27b&Password=form-SECRET-10".utf8)))
+                                  body: .data(Data("title=a%27b&Password=form-SECRET-10&access%5Ftoken=query-SECRET-5".utf8)))
         _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in HTTPResponse(statusCode: 204) }
         let command = try #require(collector.messages.first { $0.hasPrefix("curl ") })
         collector.expectNoSecrets()
@@ -90,7 +90,7 @@ struct LoggingMiddlewareTests {
         #expect(arguments == ["-X", "PUT", "https://api.example.com/notes?access_token=<redacted>",
                               "-H", "Authorization: <redacted>", "-H", "X-Note: it's; $(rm -rf /) `x`",
                               "-H", "Content-Type: application/x-www-form-urlencoded",
-                              "--data-binary", "title=a%27b&Password=<redacted>"])
+                              "--data-binary", "title=a%27b&Password=<redacted>&access%5Ftoken=<redacted>"])
     }
 
     @Test func aBodyThatCannotBeRedactedIsNotWritten() async throws {
