@@ -102,6 +102,22 @@ extension Serialized {
             #expect(server.requests.count == 1)
         }
 
+        @Test func aWaiterWhoseDeadlinePassesTimesOutAloneAndTheExchangeGoesOn() async throws {
+            let server = try Self.countingServer()
+            defer { server.stop() }
+            let inFlight = InFlightRequests()
+            let endpoint = Self.endpoint(server, inFlight: inFlight)
+            var hurried = endpoint
+            hurried.timeout = 0.3
+            let sender = Task { await endpoint.request(type: String.self) }
+            #expect(await server.received(1))
+            let start = ContinuousClock.now
+            #expect(await hurried.request(type: String.self) == .failure(.timedOut))
+            #expect(ContinuousClock.now - start < .milliseconds(600))
+            #expect(await sender.value == .success("answer-1"))
+            #expect(server.requests.count == 1)
+        }
+
         @Test func whenTheSenderCancelsAWaiterSendsAgainAndNobodyElseFails() async throws {
             let server = try Self.countingServer()
             defer { server.stop() }
