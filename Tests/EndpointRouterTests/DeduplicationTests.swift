@@ -157,6 +157,26 @@ extension Serialized {
             #expect(inFlight.count == 0)
         }
 
+        @Test func inTheRecommendedOrderMissesAreSharedAndThenAnsweredFromTheCache() async throws {
+            let served = Locked(0)
+            let server = try TestServer { _ in
+                let number = served.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                return ScriptedResponse.status(200, headers: [(name: "Cache-Control", value: "max-age=60")], body: "v\(number)")
+                    .delayed(by: 1)
+            }
+            defer { server.stop() }
+            var endpoint = MiddlewareEndpoint(host: server.baseURL, endpoint: "catalog")
+            endpoint.middlewares = [CachingMiddleware(cache: ResponseCache()), DeduplicationMiddleware(sharing: InFlightRequests())]
+            let results = await Self.concurrently(10, endpoint)
+            #expect(results.allSatisfy { $0 == .success("v1") })
+            #expect(server.requests.count == 1)
+            #expect(await endpoint.request(type: String.self) == .success("v1"))
+            #expect(server.requests.count == 1)
+        }
+
         @Test func aNewCallAfterTheAnswerSendsAgain() async throws {
             let server = try Self.countingServer(delay: 0)
             defer { server.stop() }
