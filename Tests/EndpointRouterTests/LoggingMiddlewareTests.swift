@@ -18,6 +18,7 @@ struct LoggingMiddlewareTests {
         var messages: [String] { lines.withLock { $0.map(\.1) } }
         var everything: [String] { lines.withLock { $0.flatMap { [$0.1] + $0.2.keys + $0.2.values } } }
         var metadata: [[String: String]] { lines.withLock { $0.map(\.2) } }
+        var levels: [LogLevel] { lines.withLock { $0.map(\.0) } }
 
         /// Records an issue for every secret found; returns how many lines were checked.
         @discardableResult
@@ -116,6 +117,7 @@ struct LoggingMiddlewareTests {
         #expect(result.failure != nil)
         #expect(collector.messages.last?.contains("failed in") == true)
         #expect(collector.messages.last?.contains("URLError -1004") == true)
+        #expect(collector.levels == [.info, .warning])
         collector.expectNoSecrets()
     }
 
