@@ -56,7 +56,10 @@ struct CachingMiddlewareTests {
         clock.advance(2)
         #expect(await endpoint.request(type: String.self) == .success("until expiry"))
         #expect(server.requests.count == 2)  // expired, no validator: fetched again
-        #expect(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+        for form in ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"] {
+            #expect(HTTPDate.parse(form) == Date(timeIntervalSince1970: 784_111_777), "\(form)")
+        }
+        #expect(HTTPDate.parse("0") == nil)
     }
 
     @Test func afterExpiryA304IsAnsweredAsTheCached200WithUpdatedHeaders() async throws {
@@ -282,5 +285,17 @@ struct CachingMiddlewareTests {
         _ = try await endpoint.download(to: destination).get()
         #expect(try String(contentsOf: destination, encoding: .utf8) == "stored body")
         #expect(server.requests.count == 1)
+    }
+
+    @Test(arguments: ["nan", "inf", "-5", "1e400", "99999999999999999999", "9223372036854775807"])
+    func anyAgeHeaderIsSafe(age: String) async throws {
+        let server = try TestServer(response: .status(200, headers: [(name: "Cache-Control", value: "max-age=60"), (name: "Age", value: age),
+                                                                      (name: "ETag", value: "\"e\"")], body: "aged"))
+        defer { server.stop() }
+        let endpoint = endpoint(server, "aged", cache: makeCache())
+        #expect(await endpoint.request(type: String.self) == .success("aged"))
+        let second = try await endpoint.response(type: String.self).get()
+        #expect(second.value == "aged")
+        #expect(second.headers["Age"].flatMap { Int($0) } != nil)
     }
 }

@@ -102,6 +102,22 @@ extension Serialized {
             #expect(server.requests.count == 1)
         }
 
+        @Test func aWaiterWhoseDeadlinePassesTimesOutAloneAndTheExchangeGoesOn() async throws {
+            let server = try Self.countingServer()
+            defer { server.stop() }
+            let inFlight = InFlightRequests()
+            let endpoint = Self.endpoint(server, inFlight: inFlight)
+            var hurried = endpoint
+            hurried.timeout = 0.3
+            let sender = Task { await endpoint.request(type: String.self) }
+            #expect(await server.received(1))
+            let start = ContinuousClock.now
+            #expect(await hurried.request(type: String.self) == .failure(.timedOut))
+            #expect(ContinuousClock.now - start < .milliseconds(600))
+            #expect(await sender.value == .success("answer-1"))
+            #expect(server.requests.count == 1)
+        }
+
         @Test func whenTheSenderCancelsAWaiterSendsAgainAndNobodyElseFails() async throws {
             let server = try Self.countingServer()
             defer { server.stop() }
@@ -139,6 +155,26 @@ extension Serialized {
             #expect(await server.waitForConnectionEnd(index: 1, timeout: 2) != nil)
             #expect(server.requests.count == 1)
             #expect(inFlight.count == 0)
+        }
+
+        @Test func inTheRecommendedOrderMissesAreSharedAndThenAnsweredFromTheCache() async throws {
+            let served = Locked(0)
+            let server = try TestServer { _ in
+                let number = served.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                return ScriptedResponse.status(200, headers: [(name: "Cache-Control", value: "max-age=60")], body: "v\(number)")
+                    .delayed(by: 1)
+            }
+            defer { server.stop() }
+            var endpoint = MiddlewareEndpoint(host: server.baseURL, endpoint: "catalog")
+            endpoint.middlewares = [CachingMiddleware(cache: ResponseCache()), DeduplicationMiddleware(sharing: InFlightRequests())]
+            let results = await Self.concurrently(10, endpoint)
+            #expect(results.allSatisfy { $0 == .success("v1") })
+            #expect(server.requests.count == 1)
+            #expect(await endpoint.request(type: String.self) == .success("v1"))
+            #expect(server.requests.count == 1)
         }
 
         @Test func aNewCallAfterTheAnswerSendsAgain() async throws {

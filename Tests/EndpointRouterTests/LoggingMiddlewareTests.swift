@@ -18,6 +18,7 @@ struct LoggingMiddlewareTests {
         var messages: [String] { lines.withLock { $0.map(\.1) } }
         var everything: [String] { lines.withLock { $0.flatMap { [$0.1] + $0.2.keys + $0.2.values } } }
         var metadata: [[String: String]] { lines.withLock { $0.map(\.2) } }
+        var levels: [LogLevel] { lines.withLock { $0.map(\.0) } }
 
         /// Records an issue for every secret found; returns how many lines were checked.
         @discardableResult
@@ -81,7 +82,7 @@ struct LoggingMiddlewareTests {
         let request = HTTPRequest(method: .put, url: try #require(URL(string: "https://user-SECRET-8@api.example.com/notes?access_token=query-SECRET-5")),
                                   headers: ["Authorization": "Bearer bearer-SECRET-1", "X-Note": "it's; $(rm -rf /) `x`",
                                             "Content-Type": "application/x-www-form-urlencoded"],
-                                  body: .data(Data("title=a%27b&Password=form-SECRET-10".utf8)))
+                                  body: .data(Data("title=a%27b&Password=form-SECRET-10&access%5Ftoken=query-SECRET-5".utf8)))
         _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in HTTPResponse(statusCode: 204) }
         let command = try #require(collector.messages.first { $0.hasPrefix("curl ") })
         collector.expectNoSecrets()
@@ -90,7 +91,7 @@ struct LoggingMiddlewareTests {
         #expect(arguments == ["-X", "PUT", "https://api.example.com/notes?access_token=<redacted>",
                               "-H", "Authorization: <redacted>", "-H", "X-Note: it's; $(rm -rf /) `x`",
                               "-H", "Content-Type: application/x-www-form-urlencoded",
-                              "--data-binary", "title=a%27b&Password=<redacted>"])
+                              "--data-binary", "title=a%27b&Password=<redacted>&access%5Ftoken=<redacted>"])
     }
 
     @Test func aBodyThatCannotBeRedactedIsNotWritten() async throws {
@@ -116,6 +117,7 @@ struct LoggingMiddlewareTests {
         #expect(result.failure != nil)
         #expect(collector.messages.last?.contains("failed in") == true)
         #expect(collector.messages.last?.contains("URLError -1004") == true)
+        #expect(collector.levels == [.info, .warning])
         collector.expectNoSecrets()
     }
 

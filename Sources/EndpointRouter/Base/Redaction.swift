@@ -22,7 +22,7 @@ public struct Redaction: Sendable, Hashable {
     /// Lower-cased names of the query items whose values are redacted.
     public let queryKeys: Set<String>
     /// Lower-cased keys whose values are redacted in JSON bodies (at any depth, in objects nested in
-    /// objects and arrays) and in form-encoded bodies.
+    /// objects and arrays) and in form-encoded bodies (together with ``queryKeys``).
     public let bodyKeys: Set<String>
 
     /// Creates a redaction; the credential headers are always included.
@@ -79,10 +79,11 @@ public struct Redaction: Sendable, Hashable {
         return try? JSONSerialization.data(withJSONObject: redacted(object), options: [.fragmentsAllowed, .withoutEscapingSlashes])
     }
 
-    /// An `application/x-www-form-urlencoded` body (or a query) with the values of the keys in
-    /// ``bodyKeys`` replaced by ``placeholder``; other items keep their exact text.
+    /// An `application/x-www-form-urlencoded` body with the values of the keys in ``bodyKeys`` and
+    /// ``queryKeys`` replaced by ``placeholder`` (a form is a query sent as a body, so a key secret
+    /// in one is secret in the other); other items keep their exact text.
     public func formBody(_ text: String) -> String {
-        formEncoded(text, keys: bodyKeys)
+        formEncoded(text, keys: bodyKeys.union(queryKeys))
     }
 
     /// A body as text for people: JSON and form bodies redacted, anything else described by its

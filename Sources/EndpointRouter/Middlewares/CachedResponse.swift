@@ -41,6 +41,17 @@ struct CachedResponse: Codable, Sendable {
 
     var hasValidators: Bool { headers.contains("ETag") || headers.contains("Last-Modified") }
 
+    /// The longest age written or believed, in seconds (about 31 years): keeps the arithmetic finite
+    /// whatever a server sends.
+    static let longestAge: Double = 1_000_000_000
+
+    /// The `Age` a response arrived with: whole non-negative seconds as RFC 9111 writes it; anything
+    /// else (`nan`, `1e400`, `-5`) counts as `0`.
+    static func initialAge(of headers: HTTPHeaders) -> Double {
+        guard let text = headers["Age"], let seconds = Int(text.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return 0 }
+        return min(Double(seconds), longestAge)
+    }
+
     /// Seconds since the origin produced it (RFC 9111 §4.2.3, simplified for a client cache).
     func age(at now: Date) -> Double {
         initialAge + max(0, now.timeIntervalSince(receivedAt))
@@ -69,7 +80,7 @@ struct CachedResponse: Codable, Sendable {
     /// The response for the caller: the stored one, with its current `Age`.
     func response(at now: Date) -> HTTPResponse {
         var headers = headers
-        headers["Age"] = String(Int(age(at: now)))
+        headers["Age"] = String(Int(min(age(at: now), Self.longestAge)))
         return HTTPResponse(statusCode: statusCode, headers: headers, body: body, url: url)
     }
 }

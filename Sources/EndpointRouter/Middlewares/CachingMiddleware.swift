@@ -108,7 +108,7 @@ public struct CachingMiddleware: HTTPMiddleware {
         headers.remove(name: "Set-Cookie2")
         var entry = CachedResponse(key: key, statusCode: response.statusCode, headerNames: [], headerValues: [],
                                    url: response.url, receivedAt: now,
-                                   initialAge: response.headers["Age"].flatMap(Double.init) ?? 0,
+                                   initialAge: CachedResponse.initialAge(of: response.headers),
                                    varying: Dictionary(varyNames.map { ($0, request.headers[$0]) }, uniquingKeysWith: { first, _ in first }),
                                    body: response.body)
         entry.headers = headers
@@ -130,7 +130,7 @@ public struct CachingMiddleware: HTTPMiddleware {
         }
         entry.headers = headers
         entry.receivedAt = now
-        entry.initialAge = notModified.headers["Age"].flatMap(Double.init) ?? 0
+        entry.initialAge = CachedResponse.initialAge(of: notModified.headers)
         return entry
     }
 }

@@ -14,10 +14,12 @@
 ///
 /// Requests are identical when method, URL and headers are (header names in any casing) and have no
 /// body. Each caller gets the same response, produced once by the middlewares after this one (they
-/// run for the caller who sends the exchange only). A caller that cancels, or whose deadline passes, gets `.cancelled`
-/// or `.timedOut` at once while the others keep waiting; the exchange itself is cancelled only when
-/// every caller has gone. A request joins an exchange only while it is in flight: nothing is kept
-/// once it ends (that is ``CachingMiddleware``'s job).
+/// run for the caller who sends the exchange only). A waiting caller that is cancelled, or whose
+/// deadline passes, gets `.cancelled` or `.timedOut` at once while the others keep waiting. If the
+/// caller who sends the exchange leaves, its call ends and takes the exchange with it, and a caller
+/// still waiting sends it again (see ``InFlightRequests``); once every caller has gone, nothing is
+/// sent any more. A request joins an exchange only while it is in flight: nothing is kept once it
+/// ends (that is ``CachingMiddleware``'s job).
 ///
 /// The state lives in an ``InFlightRequests`` object, by default the process-wide
 /// ``InFlightRequests/shared``, not in the middleware: a computed `middlewares` that creates a fresh

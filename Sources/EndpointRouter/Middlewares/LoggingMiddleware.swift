@@ -38,7 +38,9 @@ public struct LoggingMiddleware: HTTPMiddleware {
     public let includesHeaders: Bool
     /// Whether the request line shows the start of a JSON or form body (redacted).
     public let includesBodies: Bool
-    /// Whether each request is also written as a `curl` command (redacted), as a line of its own.
+    /// Whether each request is also written as a `curl` command, as a line of its own: redacted, and
+    /// with the body when it is JSON or a form of at most 16 KiB (redacted too), whatever
+    /// ``includesBodies`` says, so the command sends what the request sent.
     public let curl: Bool
     /// Where the lines go.
     public let sink: LogSink

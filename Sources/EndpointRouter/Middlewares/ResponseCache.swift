@@ -19,6 +19,8 @@ import Foundation
 /// `ResponseCache` on the same directory (after a relaunch) answers from them. Keep one object per
 /// directory in a process, or two would count the same files against two budgets. The disk is a
 /// best-effort layer: a file that cannot be written or read is skipped, never an error for the call.
+/// The files hold the request URL (query included, like `URLCache`'s database) and the response
+/// without `Set-Cookie`: choose a directory only the app can read, such as its caches directory.
 public final class ResponseCache: Sendable {
     /// The cache used by every ``CachingMiddleware`` created without one: memory only, 10 MiB.
     public static let shared = ResponseCache()
