@@ -116,7 +116,7 @@ struct LoggingMiddlewareTests {
         }
         #expect(result.failure != nil)
         #expect(collector.messages.last?.contains("failed in") == true)
-        #expect(collector.messages.last?.contains("URLError -1004") == true)
+        #expect(collector.messages.last?.contains("transport(-1004)") == true)
         #expect(collector.levels == [.info, .warning])
         collector.expectNoSecrets()
     }

@@ -193,13 +193,8 @@ struct SecurityTests {
             #expect(FaultCredentials.leaked(in: description).isEmpty, "\(name): \(description)")
         }
         #expect(statusDescriptions.count == 2)
-        // PENDING MERGE: `.unacceptableStatusCode`'s description (issue #8 item 4) is being redacted on
-        // the "correctness" branch; until it lands it prints the URL with its query and userinfo and the
-        // error body. Once merged, remove this withKnownIssue so the check below is a plain #expect.
-        withKnownIssue("unacceptableStatusCode descriptions are redacted by the correctness branch", isIntermittent: true) {
-            for (name, description) in statusDescriptions {
-                #expect(FaultCredentials.leaked(in: description).isEmpty, "\(name): \(description)")
-            }
+        for (name, description) in statusDescriptions {
+            #expect(FaultCredentials.leaked(in: description).isEmpty, "\(name): \(description)")
         }
     }
 

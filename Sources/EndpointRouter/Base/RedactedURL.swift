@@ -5,11 +5,12 @@ import Foundation
 ///
 /// Error descriptions end up in logs and crash reports, where an `api_key` in a query, a password in
 /// `user:password@` or an OAuth `code` in a redirect target must not follow them. Query names stay,
-/// so a reader still sees which parameters were sent: `https://api.example.com/v1/search?q=REDACTED&api_key=REDACTED`.
+/// so a reader still sees which parameters were sent: `https://api.example.com/v1/search?q=<redacted>&api_key=<redacted>`.
+/// Unlike ``Redaction/url(_:)``, which hides the values of the keys it is told about, a message
+/// hides every value: nobody configured which ones are secret.
 package enum RedactedURL {
-    /// What a credential or query value is replaced with; the recordings of the testing product use
-    /// the same word.
-    package static let placeholder = "REDACTED"
+    /// What a credential or query value is replaced with: the same word logs and recordings use.
+    package static var placeholder: String { Redaction.placeholder }
 
     /// The URL with userinfo and query values replaced and no fragment.
     package static func text(of url: URL) -> String {
