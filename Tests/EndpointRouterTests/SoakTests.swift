@@ -68,18 +68,50 @@ extension Serialized {
             }
         }
 
-        /// Whether `result` is what a request with `fault` must end with, the id checked wherever a
-        /// body came back.
-        static func isExpected(_ result: Result<Echo, HTTPClientError>, for fault: Fault, id: Int) -> Bool {
-            let echoed = { (data: Data) in
-                String(decoding: data, as: UTF8.self).hasPrefix(#"{"id":\#(id),"#)
+        /// How a call ended, kept small: a round holds one per request, and holding whole responses
+        /// would be counted as memory growth of the client.
+        enum Outcome: Sendable, Equatable {
+            case success(id: Int)
+            case transport(URLError.Code)
+            case timedOut
+            case cancelled
+            /// An unacceptable status, with the id its body echoed (`nil` when it echoed none).
+            case status(Int, echoedID: Int?)
+            /// JSON that did not decode, with the id its body echoed.
+            case decodingFailed(echoedID: Int?)
+            case other(String)
+
+            init(_ result: Result<Echo, HTTPClientError>) {
+                switch result {
+                case .success(let echo): self = .success(id: echo.id)
+                case .failure(.transport(let error)): self = .transport(error.code)
+                case .failure(.timedOut): self = .timedOut
+                case .failure(.cancelled): self = .cancelled
+                case .failure(.unacceptableStatusCode(let response)):
+                    self = .status(response.statusCode, echoedID: Self.echoedID(in: response.data))
+                case .failure(.decodingFailed(let response, _)): self = .decodingFailed(echoedID: Self.echoedID(in: response.data))
+                case .failure(let error): self = .other("\(error)")
+                }
             }
-            switch (fault, result) {
-            case (.none, .success(let echo)): return echo.id == id
-            case (.reset, .failure(.transport)), (.closedMidBody, .failure(.transport)): return true
-            case (.serverError, .failure(.unacceptableStatusCode(let response))): return response.statusCode == 500 && echoed(response.data)
-            case (.slow, .failure(.timedOut)): return true
-            case (.badJSON, .failure(.decodingFailed(let response, _))): return echoed(response.data)
+
+            /// `N` from a body starting `{"id":N,`.
+            static func echoedID(in body: Data) -> Int? {
+                let prefix = Data(#"{"id":"#.utf8)
+                guard body.starts(with: prefix) else { return nil }
+                let digits = body.dropFirst(prefix.count).prefix { (0x30...0x39).contains($0) }
+                return Int(String(decoding: digits, as: UTF8.self))
+            }
+        }
+
+        /// Whether `outcome` is what a request with `fault` must end with, the id checked wherever a
+        /// body came back.
+        static func isExpected(_ outcome: Outcome, for fault: Fault, id: Int) -> Bool {
+            switch (fault, outcome) {
+            case (.none, .success(let echoed)): return echoed == id
+            case (.reset, .transport), (.closedMidBody, .transport): return true
+            case (.serverError, .status(let status, let echoed)): return status == 500 && echoed == id
+            case (.slow, .timedOut): return true
+            case (.badJSON, .decodingFailed(let echoed)): return echoed == id
             default: return false
             }
         }
@@ -106,9 +138,9 @@ extension Serialized {
                   + Fault.allCases.map { "\($0)=\(faultCounts[$0] ?? 0)" }.joined(separator: " ") + ", seed \(seed): \(soak.summary)")
             for (round, run) in [soak.settling, soak.measured].enumerated() {
                 var unexpected: [String] = []
-                for (id, results) in run.results.enumerated() where results.count == 1 {
-                    if !Self.isExpected(results[0], for: faults[id], id: id) {
-                        unexpected.append("#\(id) (\(faults[id])): \(results[0])")
+                for (id, outcome) in run.outcomes.enumerated() {
+                    if let outcome, !Self.isExpected(outcome, for: faults[id], id: id) {
+                        unexpected.append("#\(id) (\(faults[id])): \(outcome)")
                     }
                 }
                 #expect(run.unanswered.isEmpty, "seed \(seed), round \(round + 1): \(run.unanswered.count) requests never ended, e.g. \(Array(run.unanswered.prefix(5)))")
@@ -126,7 +158,7 @@ extension Serialized {
             }
             print("soak: \(Self.count) requests timing out after 50 ms, \(Self.inFlight) in flight: \(soak.summary)")
             for run in [soak.settling, soak.measured] {
-                let notTimedOut = run.results.compactMap(\.first).filter { if case .failure(.timedOut) = $0 { false } else { true } }
+                let notTimedOut = run.outcomes.compactMap { $0 }.filter { $0 != .timedOut }
                 #expect(run.unanswered.isEmpty, "\(run.unanswered.count) requests never ended")
                 #expect(run.repeated.isEmpty, "requests \(Array(run.repeated.prefix(5))) ended more than once")
                 #expect(notTimedOut.isEmpty, "\(notTimedOut.count) did not time out, e.g. \(Array(notTimedOut.prefix(3)))")
@@ -155,11 +187,12 @@ extension Serialized {
             var cancelled = 0
             for run in [soak.settling, soak.measured] {
                 var wrong: [String] = []
-                for (id, results) in run.results.enumerated() where results.count == 1 {
-                    switch results[0] {
-                    case .failure(.cancelled): cancelled += 1
-                    case .success(let echo) where echo.id == id: break
-                    case let other: wrong.append("#\(id): \(other)")
+                for (id, outcome) in run.outcomes.enumerated() {
+                    switch outcome {
+                    case .cancelled?: cancelled += 1
+                    case .success(let echoed)? where echoed == id: break
+                    case nil: break
+                    case let other?: wrong.append("#\(id): \(other)")
                     }
                 }
                 #expect(run.unanswered.isEmpty, "seed \(seed): \(run.unanswered.count) requests never ended")
@@ -233,10 +266,12 @@ extension Serialized {
         // MARK: Driving many calls
 
         struct Run {
-            /// Every result each id's handler received: one each when all is well.
-            var results: [[Result<Echo, HTTPClientError>]]
-            var unanswered: [Int] { results.indices.filter { results[$0].isEmpty } }
-            var repeated: [Int] { results.indices.filter { results[$0].count > 1 } }
+            /// How each id's call first ended.
+            var outcomes: [Outcome?]
+            /// How many times each id's handler ran: once each when all is well.
+            var deliveries: [Int]
+            var unanswered: [Int] { deliveries.indices.filter { deliveries[$0] == 0 } }
+            var repeated: [Int] { deliveries.indices.filter { deliveries[$0] > 1 } }
         }
 
         /// Starts `count` calls, `inFlight` at a time, each handing its result to `done`; returns
@@ -247,11 +282,15 @@ extension Serialized {
             limit: Duration,
             _ start: @escaping @Sendable (Int, @escaping @Sendable (Result<Echo, HTTPClientError>) -> Void) -> Void
         ) async -> Run {
-            let results = Locked([[Result<Echo, HTTPClientError>]](repeating: [], count: count))
+            let results = Locked(Run(outcomes: Array(repeating: nil, count: count), deliveries: Array(repeating: 0, count: count)))
             let (ended, continuation) = AsyncStream<Int>.makeStream()
             let launch = { @Sendable (id: Int) in
                 start(id) { result in
-                    results.withLock { $0[id].append(result) }
+                    let outcome = Outcome(result)
+                    results.withLock { run in
+                        run.deliveries[id] += 1
+                        if run.outcomes[id] == nil { run.outcomes[id] = outcome }
+                    }
                     continuation.yield(id)
                 }
             }
@@ -275,7 +314,7 @@ extension Serialized {
             }
             watchdog.cancel()
             try? await Task.sleep(nanoseconds: 100_000_000)
-            return Run(results: results.withLock { $0 })
+            return results.withLock { $0 }
         }
 
         /// `body`'s result and the seconds it took.
