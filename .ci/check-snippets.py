@@ -312,7 +312,9 @@ def write_if_changed(path, text):
 
 
 def root_package():
-    out = subprocess.run(["swift", "package", "dump-package"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    # Its own scratch path: a `swift build` of the repository holds the lock on .build meanwhile.
+    out = subprocess.run(["swift", "package", "--scratch-path", os.path.join(WORK, "root-manifest"), "dump-package"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     if out.returncode != 0:
         print(out.stdout + out.stderr)
         sys.exit("check-snippets: `swift package dump-package` failed for the repository itself")
@@ -565,7 +567,10 @@ def check_manifest(block, composed, root):
                         for ref in (f"refs/heads/{branch}", f"refs/remotes/origin/{branch}"))
             if not found:
                 current = git("rev-parse", "--abbrev-ref", "HEAD")
-                if not (current and current.stdout.strip() == branch):
+                refs = git("for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes")
+                if refs is not None and not refs.stdout.strip():
+                    print(f"  note: {where}: this clone has no branches to compare branch: \"{branch}\" with")
+                elif not (current and current.stdout.strip() == branch):
                     problems.append((line_of(block.lines, ".package("), f'branch: "{branch}" is not a branch of this repository'))
         elif "revision" in requirement:
             revision = requirement["revision"][0]
