@@ -167,6 +167,15 @@ def lint(block):
             problems.append(
                 f"{block.path}:{line}: computed property '{name}' returns itself: reading it recurses until the "
                 f"stack overflows (return a stored value, e.g. `{{ Self.shared{name[:1].upper() + name[1:]} }}` with a `static let`)")
+    # A block that shows its imports is copied as a whole file: on Linux, URLRequest and friends
+    # need FoundationNetworking, which a prelude's imports would otherwise hide.
+    if re.search(r"^\s*import\s", text, re.M) and "FoundationNetworking" not in text:
+        match = re.search(r"\b(URLRequest|URLSession|URLSessionConfiguration|URLSession\w*Task|HTTPURLResponse|URLResponse|URLCredential|URLProtocol)\b", text)
+        if match:
+            line = block.lines[text.count("\n", 0, match.start())][0]
+            problems.append(
+                f"{block.path}:{line}: '{match.group(1)}' is in FoundationNetworking on Linux, and this block shows its "
+                "imports: add `#if canImport(FoundationNetworking)` / `import FoundationNetworking` / `#endif`")
     return problems
 
 
@@ -745,6 +754,9 @@ def main():
         blocks = [b for b in blocks if re.search(FILTER, b.where)]
     print(f"check-snippets: {len(blocks)} ```swift blocks in {len(documentation_files())} files", flush=True)
 
+    if not blocks and not FILTER:
+        fail("check-snippets", "no ```swift block found: is the list of documentation files still right?")
+        return 1
     root = root_package()
     skipped, manifests, modules = [], [], []
     for block in blocks:
