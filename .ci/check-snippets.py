@@ -712,8 +712,17 @@ def run_tests(modules):
     for module in modules:
         if module.name in reported:
             continue
+        # Every @Test of the module must show as passed, by its display name or function name.
+        text = "\n".join(line for line, _ in module.composed)
+        names = [display or f"{function}()" for display, function in
+                 re.findall(r'@Test(?:\(\s*"([^"]*)"[^)]*\))?\s+func\s+(\w+)', text)]
+        missing = [name for name in names
+                   if not re.search(rf"Test {re.escape(name if name.endswith('()') else chr(34) + name + chr(34))} passed", output)]
+        if missing or not names:
+            fail(module.block.where, f"marked run, but these tests did not pass or did not run: {', '.join(missing) or 'no @Test found'}")
+            continue
         count += 1
-        print(f"ran   {module.block.where} ({module.name}, tests)")
+        print(f"ran   {module.block.where} ({module.name}, {len(names)} test{'s' if len(names) != 1 else ''})")
     if ran is None or int(ran.group(1)) == 0:
         for module in modules:
             fail(module.block.where, "marked run, but no @Test function of it ran")
