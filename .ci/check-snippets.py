@@ -715,7 +715,7 @@ def run_tests(modules):
         # Every @Test of the module must show as passed, by its display name or function name.
         text = "\n".join(line for line, _ in module.composed)
         names = [display or f"{function}()" for display, function in
-                 re.findall(r'@Test(?:\(\s*"([^"]*)"[^)]*\))?\s+func\s+(\w+)', text)]
+                 re.findall(r'@Test(?:\((?:\s*"([^"]*)")?(?:[^()]|\([^()]*\))*\))?\s+func\s+(\w+)', text)]
         missing = [name for name in names
                    if not re.search(rf"Test {re.escape(name if name.endswith('()') else chr(34) + name + chr(34))} passed", output)]
         if missing or not names:
