@@ -13,15 +13,13 @@ import NIOCore
 /// response fields (two `Set-Cookie`) stay separate and in order, and TLS is configurable — custom
 /// trust roots, certificate pinning, client certificates — through `TLSConfiguration`.
 ///
-/// A server app switches a service enum to it with one line:
+/// A server app switches a service enum to it with one line (and one transport for the process):
 ///
 /// ```swift
-/// extension AsyncHTTPClientTransport {
-///     static let shared = AsyncHTTPClientTransport()
-/// }
 /// enum BillingAPI: HTTPClient {
+///     static let ahc = AsyncHTTPClientTransport()
 ///     ...
-///     var transport: any HTTPTransport { AsyncHTTPClientTransport.shared }
+///     var transport: any HTTPTransport { Self.ahc }
 /// }
 /// ```
 ///

@@ -23,6 +23,11 @@ struct AbandonedTransferTests {
                 .request(type: Data.self)
         }
         if how == "cancel" {
+            // Cancel mid-body: once the request is there (bounded), and the body has been flowing a while.
+            let limit = ContinuousClock.now + .seconds(5)
+            while server.requests.isEmpty, ContinuousClock.now < limit {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             try await Task.sleep(for: .milliseconds(100))
             task.cancel()
         }

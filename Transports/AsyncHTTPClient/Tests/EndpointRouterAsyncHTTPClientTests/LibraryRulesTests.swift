@@ -89,7 +89,7 @@ struct LibraryRulesTests {
         #expect(response.headers.values(for: "set-cookie") == ["a=1", "b=2"])
     }
 
-    @Test("Nothing listening: .transport(.cannotConnectToHost), at once")
+    @Test("Nothing listening: .transport(.cannotConnectToHost), without retrying until the connect timeout")
     func connectionRefused() async throws {
         let port = try {
             let server = try TestServer(response: .json("{}"))
@@ -99,7 +99,8 @@ struct LibraryRulesTests {
         let start = ContinuousClock.now
         let result = await ServerEndpoint(host: "http://127.0.0.1:\(port)", endpoint: "x").request(type: EmptyResponse.self)
         #expect(result.failure?.urlErrorCode == .cannotConnectToHost, "\(result)")
-        #expect(ContinuousClock.now - start < .seconds(2))
+        // Retrying the connection (AsyncHTTPClient's default, off here) would take the 10 s connect timeout.
+        #expect(ContinuousClock.now - start < .seconds(5))
     }
 
     @Test("A file body is streamed from disk, with upload progress")
