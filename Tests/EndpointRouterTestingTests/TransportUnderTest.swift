@@ -15,8 +15,9 @@ import Testing
 /// - a `.stub` gets one route per scenario;
 /// - a `.replay` gets one recording per scenario, written by hand in the recording format.
 ///
-/// To put another transport through the same tests, add an entry to ``all``; an AsyncHTTPClient
-/// transport would be `TransportUnderTest(name: "AsyncHTTPClientTransport", engine: .live { _ in ... })`.
+/// The list of transports the tests run against, ``all``, is in `TransportUnderTest+All.swift`, the
+/// one file a package reusing these tests provides for itself (the AsyncHTTPClient companion package
+/// links this file and the tests, and lists `.live { _ in AsyncHTTPClientTransport() }` there).
 struct TransportUnderTest: Sendable, CustomTestStringConvertible {
     enum Engine: Sendable {
         /// Makes a transport that talks to a real server; it gets a scratch folder of its own.
@@ -36,9 +37,6 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
     static let recording = TransportUnderTest(name: "RecordingTransport(URLSessionTransport)", engine: .live { scratch in
         RecordingTransport(wrapping: URLSessionTransport(), directory: scratch.appendingPathComponent("recordings"))
     })
-
-    /// Every transport the library ships.
-    static let all: [TransportUnderTest] = [urlSession, stub, replay, recording]
 
     /// Whether it can keep an answer back for as long as a test likes (a server that never answers).
     /// A recording is answered as soon as it is read, so replay cannot.

@@ -17,8 +17,14 @@ extension URLError {
 }
 
 extension HTTPClientError {
-    /// `.transport` with a `URLError` of `code` described by `text`.
-    package static func transport(_ code: URLError.Code, _ text: String, url: URL? = nil) -> HTTPClientError {
+    /// `.transport` with a `URLError` of `code` described by `text`: how a transport outside this
+    /// package (such as `EndpointRouterAsyncHTTPClient`) reports a failure with a specific code and a
+    /// sentence a person can act on, built the same way as the library's own.
+    ///
+    /// ```swift
+    /// throw HTTPClientError.transport(.cannotConnectToHost, "nothing listens on \(host)", url: request.url)
+    /// ```
+    public static func transport(_ code: URLError.Code, _ text: String, url: URL? = nil) -> HTTPClientError {
         .transport(URLError.described(code, text, url: url))
     }
 }

@@ -1,0 +1,51 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// The AsyncHTTPClient transport lives in a package of its own so that the EndpointRouter package
+// itself keeps no dependency: only an app that wants this transport pulls in SwiftNIO.
+let package = Package(
+    name: "EndpointRouterAsyncHTTPClient",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "EndpointRouterAsyncHTTPClient", targets: ["EndpointRouterAsyncHTTPClient"]),
+    ],
+    dependencies: [
+        .package(name: "EndpointRouter", path: "../.."),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
+    ],
+    targets: [
+        .target(
+            name: "EndpointRouterAsyncHTTPClient",
+            dependencies: [
+                .product(name: "EndpointRouter", package: "EndpointRouter"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]
+        ),
+        // The root package's in-process test server, shared through a symbolic link.
+        .target(name: "HTTPTestServer", path: "Tests/HTTPTestServer"),
+        .testTarget(
+            name: "EndpointRouterAsyncHTTPClientTests",
+            dependencies: [
+                "EndpointRouterAsyncHTTPClient",
+                "HTTPTestServer",
+                .product(name: "EndpointRouter", package: "EndpointRouter"),
+                .product(name: "EndpointRouterTesting", package: "EndpointRouter"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

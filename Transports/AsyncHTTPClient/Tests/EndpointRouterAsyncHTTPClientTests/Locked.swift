@@ -1,0 +1,1 @@
+../../../../Sources/EndpointRouter/Base/Locked.swift
