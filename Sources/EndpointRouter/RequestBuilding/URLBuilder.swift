@@ -11,7 +11,7 @@ struct URLBuilder {
 
     /// The URL with `extraQuery` (already encoded) appended to any query the endpoint had.
     func url(appendingQuery extraQuery: String) throws(HTTPClientError) -> URL {
-        let (origin, basePath) = try splitHost()
+        let (origin, basePath) = try ParsedHosts.split(host) { () throws(HTTPClientError) in try splitHost() }
         var endpointText = Substring(endpoint)
         if let hash = endpointText.firstIndex(of: "#") { endpointText = endpointText[..<hash] }
         var endpointQuery: Substring?
