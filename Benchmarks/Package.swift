@@ -27,6 +27,15 @@ let package = Package(
                           path: "Benchmarks/Middleware", plugins: benchmarkPlugins),
         .executableTarget(name: "EndToEnd", dependencies: benchmarkDependencies,
                           path: "Benchmarks/EndToEnd", plugins: benchmarkPlugins),
+        // SCENARIO 5 (issue 10), to be wired once Transports/AsyncHTTPClient is merged:
+        //   dependencies += .package(name: "EndpointRouterAsyncHTTPClient", path: "../Transports/AsyncHTTPClient")
+        //   .executableTarget(name: "AsyncHTTPClient", dependencies: benchmarkDependencies + [
+        //       .product(name: "EndpointRouterAsyncHTTPClient", package: "EndpointRouterAsyncHTTPClient")],
+        //       path: "Benchmarks/AsyncHTTPClient", plugins: benchmarkPlugins),
+        // with benchmarks named ahc/<scenario>/library (NginxAPI on AsyncHTTPClientTransport),
+        // ahc/<scenario>/ahc (raw HTTPClient.shared + JSONDecoder) and ahc/<scenario>/urlsession, for
+        // the scenarios of EndToEnd; aggregate.py already prints ahc/* rows (library vs urlsession);
+        // add the library ÷ raw-AHC ratio there (target ≥ 0.9 in every scenario).
     ],
     swiftLanguageModes: [.v6]
 )
