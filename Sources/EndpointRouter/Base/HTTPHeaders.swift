@@ -58,7 +58,7 @@ public struct HTTPHeaders: Sendable, Hashable {
 
     /// Every value of the fields named `name` (any casing), in order.
     public func values(for name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map { $0.value }
     }
 
     /// Whether a field named `name` (any casing) is present.

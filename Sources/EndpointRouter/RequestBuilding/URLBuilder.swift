@@ -14,7 +14,7 @@ struct URLBuilder {
     /// - Throws: `.badURL` for a host that cannot address a server, `.invalidPathSegment` for a value
     ///   interpolated with `\(segment:)` that cannot be sent as a segment.
     func url(appendingQuery extraQuery: String) throws(HTTPClientError) -> URL {
-        let (origin, basePath) = try splitHost()
+        let (origin, basePath) = try ParsedHosts.split(host) { () throws(HTTPClientError) in try splitHost() }
         var endpointText = Substring(endpoint)
         if let hash = endpointText.firstIndex(of: "#") { endpointText = endpointText[..<hash] }
         var endpointQuery: Substring?

@@ -1,0 +1,101 @@
+import EndpointRouter
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The end-to-end endpoints, served by the benchmark nginx (`nginx.sh`) from its fixture files.
+public enum NginxAPI: HTTPClient {
+    /// `/small.json`: one ``Todo``, about 200 bytes.
+    case small
+    /// `/list100.json`: 100 todos, about 10 KB.
+    case list100
+    /// `/list5000.json`: 5,000 todos, about 500 KB.
+    case list5000
+    /// POST `/todos` with a 60-byte JSON body; nginx answers 201 with a ``Todo``.
+    case create
+    /// `/big.bin`: 100 MB, for the download benchmark.
+    case big
+
+    public var host: String { benchmarkBaseURL }
+    public var endpoint: String { NginxAPI.paths[self] }
+    public var method: HTTPMethod { self == .create ? .post : .get }
+    public var body: RequestBody? { self == .create ? .json(NewTodo()) : nil }
+
+    /// The path of each endpoint, shared with the raw URLSession baseline.
+    public static let paths = Paths()
+
+    /// Paths of the fixtures, by endpoint.
+    public struct Paths: Sendable {
+        public subscript(_ endpoint: NginxAPI) -> String {
+            switch endpoint {
+            case .small: "small.json"
+            case .list100: "list100.json"
+            case .list5000: "list5000.json"
+            case .create: "todos"
+            case .big: "big.bin"
+            }
+        }
+    }
+}
+
+/// The baseline of the end-to-end benchmarks: `URLSession.shared.data(for:)` and one shared
+/// `JSONDecoder`, as the performance anchors measured it.
+public enum RawURLSession {
+    static let decoder = JSONDecoder()
+    static let encoder = JSONEncoder()
+
+    /// GETs `endpoint`'s path and decodes `T`.
+    public static func get<T: Decodable>(_ endpoint: NginxAPI, as type: T.Type) async throws -> T {
+        guard let url = URL(string: "\(benchmarkBaseURL)/\(NginxAPI.paths[endpoint])") else { throw URLError(.badURL) }
+        let (data, response) = try await URLSession.shared.data(for: URLRequest(url: url))
+        try check(response, expecting: 200)
+        return try decoder.decode(T.self, from: data)
+    }
+
+    /// POSTs the 60-byte JSON body to `/todos` and decodes the created ``Todo``.
+    public static func create() async throws -> Todo {
+        guard let url = URL(string: "\(benchmarkBaseURL)/todos") else { throw URLError(.badURL) }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try encoder.encode(NewTodo())
+        let (data, response) = try await URLSession.shared.data(for: request)
+        try check(response, expecting: 201)
+        return try decoder.decode(Todo.self, from: data)
+    }
+
+    /// Downloads `/big.bin` with a download task and moves it to `destination`.
+    public static func download(to destination: URL) async throws {
+        guard let url = URL(string: "\(benchmarkBaseURL)/big.bin") else { throw URLError(.badURL) }
+        let (temporary, response) = try await URLSession.shared.download(for: URLRequest(url: url))
+        try check(response, expecting: 200)
+        try? FileManager.default.removeItem(at: destination)
+        try FileManager.default.moveItem(at: temporary, to: destination)
+    }
+
+    private static func check(_ response: URLResponse, expecting status: Int) throws {
+        guard (response as? HTTPURLResponse)?.statusCode == status else { throw URLError(.badServerResponse) }
+    }
+}
+
+/// Fails a benchmark loudly when a request did not succeed: a benchmark of failures measures nothing.
+public func expectSuccess<T>(_ result: Result<T, HTTPClientError>, _ what: String) -> T {
+    switch result {
+    case .success(let value):
+        return value
+    case .failure(let error):
+        FileHandle.standardError.write(Data("benchmark request \(what) failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+/// Runs a baseline request, ending the benchmark loudly if it throws.
+public func expectSuccess<T>(_ what: String, _ request: () async throws -> T) async -> T {
+    do {
+        return try await request()
+    } catch {
+        FileHandle.standardError.write(Data("baseline request \(what) failed: \(error)\n".utf8))
+        exit(1)
+    }
+}

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Turns the JMH exports of several `swift package benchmark` runs into the results table.
+
+Usage: aggregate.py RESULTS_DIR   (RESULTS_DIR/run-*/*.jmh.json, one folder per run)
+
+Every ratio is computed inside one run (library and baseline measured in the same run), then the
+median over the runs is shown with the min-max spread. Time ratios are library / baseline (below
+1 = the library is faster); throughput ratios are baseline time / library time (above 1 = the
+library is faster).
+"""
+import glob
+import json
+import os
+import statistics
+import sys
+
+SCALED = ("build/", "middleware/")   # 1,000 operations per measured iteration
+
+
+def load(run_dir):
+    """{benchmark name: {metric: {"mean": x, "p50": y, "p99": z}}} of one run."""
+    results = {}
+    for path in glob.glob(os.path.join(run_dir, "*.jmh.json")):
+        with open(path) as f:
+            elements = json.load(f)
+        for element in elements:
+            # "package.benchmark.<Target>.<name>"; names contain dots only in our prefix-free form
+            name = element["benchmark"].split(".", 3)[3]
+            metrics = {"throughput": element["primaryMetric"]}
+            metrics.update(element.get("secondaryMetrics", {}))
+            scale = 1000.0 if name.startswith(SCALED) else 1.0
+            parsed = {}
+            for metric, value in metrics.items():
+                percentiles = value.get("scorePercentiles", {})
+                factor = 1.0 if metric == "throughput" else scale
+                parsed[metric] = {
+                    "mean": value["score"] / factor,
+                    "p50": percentiles.get("50.0", value["score"]) / factor,
+                    "p99": percentiles.get("99.0", value["score"]) / factor,
+                }
+            results[name] = parsed
+    return results
+
+
+def metric_key(metrics, *candidates):
+    for candidate in candidates:
+        for key in metrics:
+            if key.lower().replace(" ", "").replace("(", "").replace(")", "") == candidate:
+                return key
+    return None
+
+
+def value(run, name, metric_names, field):
+    metrics = run.get(name)
+    if not metrics:
+        return None
+    key = metric_key(metrics, *metric_names)
+    return None if key is None else metrics[key][field]
+
+
+TIME = ("timewallclock", "wallclock", "time(wall clock)".replace(" ", "").replace("(", "").replace(")", ""))
+CPU = ("timetotalcpu", "cputotal", "time(totalcpu)".replace("(", "").replace(")", ""))
+MALLOC = ("mallocstotal", "malloctotal", "malloc(total)".replace("(", "").replace(")", ""), "malloccounttotal")
+RSS = ("memoryresidentpeak", "peakmemoryresident", "memory(residentpeak)".replace("(", "").replace(")", ""))
+RSS_DELTA = ("memoryδresidentpeak", "memoryresidentpeakdelta", "peakmemoryresidentdelta", "memory(residentpeakdelta)".replace("(", "").replace(")", ""))
+
+
+def spread(values, digits=2):
+    values = [v for v in values if v is not None]
+    if not values:
+        return "n/a"
+    median = statistics.median(values)
+    if len(values) == 1:
+        return f"{median:.{digits}f}"
+    return f"{median:.{digits}f} ({min(values):.{digits}f}–{max(values):.{digits}f})"
+
+
+def ratio(runs, numerator, denominator, metric, field):
+    out = []
+    for run in runs:
+        a, b = value(run, numerator, metric, field), value(run, denominator, metric, field)
+        out.append(a / b if a is not None and b else None)
+    return out
+
+
+def absolute(runs, name, metric, field, factor=1.0):
+    return [None if value(r, name, metric, field) is None else value(r, name, metric, field) * factor for r in runs]
+
+
+def main():
+    results_dir = sys.argv[1]
+    run_dirs = sorted(glob.glob(os.path.join(results_dir, "run-*")))
+    runs = [load(d) for d in run_dirs]
+    runs = [r for r in runs if r]
+    if not runs:
+        print(f"no results under {results_dir}")
+        return 1
+    print(f"{len(runs)} run(s); median over runs (min–max). Ratios are computed within each run.\n")
+
+    names = set().union(*[set(r) for r in runs])
+
+    print("### 1. Request building (per build; ratios = library ÷ baseline, below 1 = the library is faster)\n")
+    print("CPU time is the primary figure here: on a loaded machine a thread waiting for a core inflates")
+    print("wall-clock time, not CPU time.\n")
+    print("| request | baseline | CPU ratio | wall p50 ratio | library CPU µs | baseline CPU µs | mallocs library / baseline |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    pairs = [
+        ("build/post-dictionary/library", "build/post/manual-jsonserialization", "POST [String: Any] body"),
+        ("build/post-dictionary/library", "build/post/manual-jsonencoder", "POST [String: Any] body"),
+        ("build/post-encodable/library", "build/post/manual-jsonencoder", "POST Encodable body"),
+        ("build/post-encodable/library", "build/post/manual-jsonserialization", "POST Encodable body"),
+        ("build/get-5-query/library", "build/get-5-query/manual", "GET 5 query items"),
+        ("build/post-dictionary/library-makeRequest", "build/post/manual-jsonserialization", "POST [String: Any], makeRequest()"),
+        ("build/post-encodable/library-makeRequest", "build/post/manual-jsonencoder", "POST Encodable, makeRequest()"),
+        ("build/get-5-query/library-makeRequest", "build/get-5-query/manual", "GET 5 query, makeRequest()"),
+    ]
+    for lib, base, label in pairs:
+        if lib not in names or base not in names:
+            continue
+        lib_mallocs = spread(absolute(runs, lib, MALLOC, "mean"), 1)
+        base_mallocs = spread(absolute(runs, base, MALLOC, "mean"), 1)
+        print(f"| {label} | {base.split('/')[-1]} | **{spread(ratio(runs, lib, base, CPU, 'mean'))}** | "
+              f"{spread(ratio(runs, lib, base, TIME, 'p50'))} | {spread(absolute(runs, lib, CPU, 'mean'), 1)} | "
+              f"{spread(absolute(runs, base, CPU, 'mean'), 1)} | {lib_mallocs} / {base_mallocs} |")
+
+    print("\n### 2 and 4. End to end against nginx (library with URLSessionTransport vs raw URLSession.shared)\n")
+    print("| scenario | throughput ratio (raw time ÷ library time) | p50 ÷ raw | p99 ÷ raw | CPU ÷ raw | library p50 / p99 ms | raw p50 / p99 ms | library CPU µs | raw CPU µs | peak RSS MB library / raw | RSS growth MB library / raw |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for scenario in ("e2e/seq-small", "e2e/conc-small", "e2e/seq-list100", "e2e/seq-list5000", "e2e/post-small",
+                     "download/100mb", "ahc/seq-small", "ahc/conc-small", "ahc/seq-list5000", "ahc/post-small"):
+        lib, raw = f"{scenario}/library", f"{scenario}/urlsession"
+        if lib not in names or raw not in names:
+            continue
+        throughput = ratio(runs, raw, lib, TIME, "mean")
+        p50 = ratio(runs, lib, raw, TIME, "p50")
+        p99 = ratio(runs, lib, raw, TIME, "p99")
+        cpu = ratio(runs, lib, raw, CPU, "mean")
+        ms = lambda name, field: spread(absolute(runs, name, TIME, field, 1 / 1000), 2)
+        us = lambda name: spread(absolute(runs, name, CPU, "mean"), 0)
+        rss = lambda name: spread(absolute(runs, name, RSS, "p99", 1 / 1_000_000), 1)
+        rss_delta = lambda name: spread(absolute(runs, name, RSS_DELTA, "p99", 1 / 1_000_000), 1)
+        print(f"| {scenario} | **{spread(throughput)}** | {spread(p50)} | {spread(p99)} | {spread(cpu)} | "
+              f"{ms(lib, 'p50')} / {ms(lib, 'p99')} | {ms(raw, 'p50')} / {ms(raw, 'p99')} | {us(lib)} | {us(raw)} | "
+              f"{rss(lib)} / {rss(raw)} | {rss_delta(lib)} / {rss_delta(raw)} |")
+
+    if "download/100mb/library" in names and "download/100mb/urlsession" in names:
+        mbps = lambda name: spread(absolute(runs, name, TIME, "mean", 1 / 1_000_000), 3)
+        print(f"\n100 MB download, seconds per download (mean): library {mbps('download/100mb/library')}, "
+              f"raw download task {mbps('download/100mb/urlsession')}")
+
+    if "middleware/none" in names and "middleware/four-no-op" in names:
+        print("\n### 3. Middleware cost (stub transport, no I/O; µs per request)\n")
+        added = []
+        for run in runs:
+            a = value(run, "middleware/four-no-op", CPU, "mean")
+            b = value(run, "middleware/none", CPU, "mean")
+            added.append(None if a is None or b is None else a - b)
+        print("| none CPU µs | four no-op CPU µs | added CPU µs | four ÷ none (CPU) | four ÷ none (wall p50) | mallocs none / four |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        print(f"| {spread(absolute(runs, 'middleware/none', CPU, 'mean'), 1)} | "
+              f"{spread(absolute(runs, 'middleware/four-no-op', CPU, 'mean'), 1)} | **{spread(added, 1)}** | "
+              f"{spread(ratio(runs, 'middleware/four-no-op', 'middleware/none', CPU, 'mean'))} | "
+              f"{spread(ratio(runs, 'middleware/four-no-op', 'middleware/none', TIME, 'p50'))} | "
+              f"{spread(absolute(runs, 'middleware/none', MALLOC, 'mean'), 1)} / "
+              f"{spread(absolute(runs, 'middleware/four-no-op', MALLOC, 'mean'), 1)} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

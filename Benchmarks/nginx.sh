@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Starts or stops the nginx the end-to-end benchmarks talk to: 127.0.0.1, a free port, keep-alive,
+# one worker, no logs, no caching headers, fixture files generated into a state folder.
+#
+#   ./nginx.sh start STATE_DIR   # prints the base URL (http://127.0.0.1:PORT); STATE_DIR/base-url too
+#   ./nginx.sh stop STATE_DIR    # stops it (a no-op when it is not running)
+#
+# Fixtures (STATE_DIR/www): small.json (one todo, ~200 B), list100.json (100 todos, ~10 KB),
+# list5000.json (5,000 todos, ~500 KB), big.bin (100 MB); POST /todos reads the body and answers
+# 201 with a todo. nginx comes from Debian's packages: apt-get install -y nginx.
+set -euo pipefail
+
+command=${1:-}
+state=${2:-}
+[[ -n "$command" && -n "$state" ]] || { echo "usage: $0 start|stop STATE_DIR" >&2; exit 2; }
+
+stop() {
+    local pid_file="$state/nginx.pid"
+    [[ -f "$pid_file" ]] || return 0
+    local pid
+    pid=$(cat "$pid_file")
+    if kill -0 "$pid" 2>/dev/null; then
+        kill -QUIT "$pid" 2>/dev/null || true
+        for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+    fi
+    rm -f "$pid_file"
+}
+
+fixtures() {
+    local www=$1
+    mkdir -p "$www"
+    python3 - "$www" <<'PY'
+import json, sys, os
+www = sys.argv[1]
+def todo(i, title="quis ut nam facilis et officia qui"):
+    return {"userId": 1 + (i - 1) // 20, "id": i, "title": title, "completed": i % 3 == 0}
+with open(os.path.join(www, "small.json"), "w") as f:  # ~200 B
+    json.dump(todo(1, "delectus aut autem illo expedita consequatur quia in tempore odit fugiat, quis ut nam facilis et officia qui"), f, indent=4)
+for n in (100, 5000):  # ~100 B a todo
+    with open(os.path.join(www, f"list{n}.json"), "w") as f:
+        json.dump([todo(i) for i in range(1, n + 1)], f)
+PY
+    [[ -f "$www/big.bin" && $(stat -c %s "$www/big.bin") -eq 104857600 ]] ||
+        head -c 104857600 /dev/urandom >"$www/big.bin"
+    chmod -R a+rX "$www"
+}
+
+free_port() {
+    python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])
+s.close()'
+}
+
+start() {
+    command -v nginx >/dev/null || { echo "nginx is not installed: apt-get install -y nginx" >&2; exit 1; }
+    mkdir -p "$state/tmp"
+    state=$(cd "$state" && pwd)
+    chmod a+rx "$state"
+    stop
+    fixtures "$state/www"
+    local port
+    for attempt in 1 2 3; do
+        port=$(free_port)
+        cat >"$state/nginx.conf" <<CONF
+worker_processes 1;
+pid $state/nginx.pid;
+error_log $state/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nodelay on;
+    keepalive_timeout 120s;
+    keepalive_requests 10000000;
+    etag off;
+    if_modified_since off;
+    add_header Cache-Control no-store;
+    types { application/json json; application/octet-stream bin; }
+    default_type application/octet-stream;
+    client_body_temp_path $state/tmp/body;
+    proxy_temp_path $state/tmp/proxy;
+    fastcgi_temp_path $state/tmp/fastcgi;
+    uwsgi_temp_path $state/tmp/uwsgi;
+    scgi_temp_path $state/tmp/scgi;
+    server {
+        listen 127.0.0.1:$port;
+        root $state/www;
+        location = /todos {
+            default_type application/json;
+            if (\$request_method != POST) { return 405; }
+            return 201 '{"userId":1,"id":201,"title":"quis ut nam facilis","completed":false}';
+        }
+        location / { }
+    }
+}
+CONF
+        if nginx -p "$state" -c "$state/nginx.conf" -e "$state/error.log" 2>>"$state/error.log"; then
+            for _ in $(seq 1 50); do
+                if python3 -c "import urllib.request, sys; urllib.request.urlopen('http://127.0.0.1:$port/small.json', timeout=1)" 2>/dev/null; then
+                    echo "http://127.0.0.1:$port" | tee "$state/base-url"
+                    return 0
+                fi
+                sleep 0.1
+            done
+        fi
+        echo "nginx did not start on port $port (attempt $attempt):" >&2
+        tail -n 5 "$state/error.log" >&2 || true
+        stop
+    done
+    exit 1
+}
+
+case "$command" in
+    start) start ;;
+    stop) stop ;;
+    *) echo "usage: $0 start|stop STATE_DIR" >&2; exit 2 ;;
+esac
