@@ -9,6 +9,8 @@ enum HTTPBin: HTTPClient {
     case headers
     /// Answers `{"form": {...}, "files": {...}}`: the text fields and the files it read.
     case upload(MultipartFormData)
+    /// Sends a file as the whole body, streamed from disk; answers `{"data": ...}`.
+    case uploadFile(URL)
     /// A PNG image, as raw bytes.
     case png
     /// `count` pseudo-random bytes (the same ones for the same `seed`), sent with a `Content-Length`.
@@ -19,14 +21,17 @@ enum HTTPBin: HTTPClient {
     var endpoint: String {
         switch self {
         case .headers: "headers"
-        case .upload: "post"
+        case .upload, .uploadFile: "post"
         case .png: "image/png"
         case .bytes(let count, _): "bytes/\(segment: count)"
         }
     }
 
     var method: HTTPMethod {
-        if case .upload = self { .post } else { .get }
+        switch self {
+        case .upload, .uploadFile: .post
+        case .headers, .png, .bytes: .get
+        }
     }
 
     var parameters: [String: Any]? {
@@ -43,22 +48,33 @@ enum HTTPBin: HTTPClient {
     }
 
     var body: RequestBody? {
-        if case .upload(let form) = self { .multipart(form) } else { nil }
+        switch self {
+        case .upload(let form): .multipart(form)
+        case .uploadFile(let file): .file(file, contentType: "application/octet-stream")
+        case .headers, .png, .bytes: nil
+        }
     }
 
     var timeout: TimeInterval? { 15 }
 }
 
-/// What httpbin's `POST /post` echoes of a multipart body. A file comes back as a data URL
-/// (`data:image/png;base64,…`), a text file as its text.
-struct UploadEcho: Decodable, Sendable {
-    let form: [String: String]
-    let files: [String: String]
+/// What httpbin's `POST /post` echoes of a body: a raw body in `data`, a multipart body's text
+/// fields in `form` and its files in `files`. Bytes that are not UTF-8 text come back as a data URL
+/// (`data:image/png;base64,…`). The offline server answers with the same type.
+struct UploadEcho: Codable, Sendable {
+    var data: String = ""
+    var form: [String: String] = [:]
+    var files: [String: String] = [:]
 
-    /// The size of the file `name` as the server received it.
-    func receivedBytes(ofFile name: String) -> Int? {
-        guard let file = files[name] else { return nil }
-        guard file.hasPrefix("data:"), let comma = file.firstIndex(of: ",") else { return file.utf8.count }
-        return Data(base64Encoded: String(file[file.index(after: comma)...]))?.count
+    /// `bytes` as httpbin writes them in its echo: as text when they are UTF-8, as a data URL otherwise.
+    static func text(of bytes: Data, contentType: String?) -> String {
+        String(data: bytes, encoding: .utf8)
+            ?? "data:\(contentType ?? "application/octet-stream");base64,\(bytes.base64EncodedString())"
+    }
+
+    /// How many bytes an echoed `text` stands for.
+    static func byteCount(of text: String) -> Int? {
+        guard text.hasPrefix("data:"), let comma = text.firstIndex(of: ",") else { return text.utf8.count }
+        return Data(base64Encoded: String(text[text.index(after: comma)...]))?.count
     }
 }

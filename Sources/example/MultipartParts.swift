@@ -1,8 +1,7 @@
 import Foundation
 
 /// A `multipart/form-data` body taken apart, for the offline server to echo an upload the way
-/// httpbin does: text fields in `form`, files in `files` (a file that is not UTF-8 text as a
-/// `data:` URL). Just enough of RFC 7578 for this example, not a general parser.
+/// httpbin does. Just enough of RFC 7578 for this example, not a general parser.
 struct MultipartParts {
     struct Part {
         var name = ""
@@ -29,20 +28,17 @@ struct MultipartParts {
         self.parts = parts
     }
 
-    /// What httpbin's `POST /post` answers: `{"form": {...}, "files": {...}}`.
-    var echo: [String: [String: String]] {
-        var form: [String: String] = [:]
-        var files: [String: String] = [:]
+    /// What httpbin's `POST /post` answers for this body.
+    var echo: UploadEcho {
+        var echo = UploadEcho()
         for part in parts {
             if part.fileName == nil {
-                form[part.name] = String(decoding: part.data, as: UTF8.self)
-            } else if let text = String(data: part.data, encoding: .utf8) {
-                files[part.name] = text
+                echo.form[part.name] = String(decoding: part.data, as: UTF8.self)
             } else {
-                files[part.name] = "data:\(part.contentType ?? "application/octet-stream");base64,\(part.data.base64EncodedString())"
+                echo.files[part.name] = UploadEcho.text(of: part.data, contentType: part.contentType)
             }
         }
-        return ["form": form, "files": files]
+        return echo
     }
 
     /// One part between delimiters: `\r\n`, header lines, a blank line, the content, `\r\n`.

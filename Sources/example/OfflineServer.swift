@@ -45,13 +45,19 @@ enum OfflineServer {
             .json(["headers": Dictionary(request.headers.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })])
         }
         stub.on(.post, "/post") { request in
-            // A stub has the whole body at once and reports no upload progress of its own; say it
-            // all went out, as the URLSession transport does once the last byte is sent.
-            request.context.reportUpload(sentBytes: Int64(request.body.count), totalBytes: Int64(request.body.count))
-            guard let parts = MultipartParts(body: request.body, contentType: request.headers["Content-Type"]) else {
-                return .json(#"{"error": "not a multipart/form-data body"}"#, status: 400)
+            // A `.file` body is not read by the stub; the route reads the file, as a server would.
+            let sent = request.bodyFile.map { (try? Data(contentsOf: $0)) ?? Data() } ?? request.body
+            // A stub receives the whole body at once and reports no upload progress of its own; say
+            // it all went out, as the URLSession transport does once the last byte is sent.
+            request.context.reportUpload(sentBytes: Int64(sent.count), totalBytes: Int64(sent.count))
+            let contentType = request.headers["Content-Type"]
+            if contentType?.hasPrefix("multipart/form-data") == true {
+                guard let parts = MultipartParts(body: sent, contentType: contentType) else {
+                    return .json(#"{"error": "a malformed multipart/form-data body"}"#, status: 400)
+                }
+                return .json(parts.echo)
             }
-            return .json(parts.echo)
+            return .json(UploadEcho(data: UploadEcho.text(of: sent, contentType: contentType)))
         }
         stub.on(.get, "/image/png", respond: .fixture("image.png", in: fixtures))
         stub.on(.get, "/bytes/:count") { request in

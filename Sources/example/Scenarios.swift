@@ -11,7 +11,7 @@ import Foundation
 extension Scenario {
     static let all: [Scenario] = [
         list, getByID, queryParameters, headers, jsonBody, formBody, replaceCompleteDelete,
-        multipartUpload, imageAsData, downloadToFile, typedNotFound, wrappedList,
+        multipartUpload, fileUpload, imageAsData, downloadToFile, typedNotFound, wrappedList,
     ]
 
     static let list = Scenario("A list: GET /todos") { wire in
@@ -113,10 +113,24 @@ extension Scenario {
         case .success(let response):
             let echo = response.value
             guard echo.form["caption"] == caption else { return .failed("the server read caption as \(echo.form["caption"] ?? "nothing")") }
-            guard echo.receivedBytes(ofFile: "photo") == png.count else {
-                return .failed("the server received \(echo.receivedBytes(ofFile: "photo") ?? 0) of the photo's \(png.count) bytes")
-            }
+            let received = echo.files["photo"].flatMap(UploadEcho.byteCount(of:)) ?? 0
+            guard received == png.count else { return .failed("the server received \(received) of the photo's \(png.count) bytes") }
             return .passed("the server read caption \"\(caption)\" and photo (\(png.count) bytes); upload progress: \(progress.summary)")
+        case .failure(let error):
+            return .failed(error.localizedDescription)
+        }
+    }
+
+    static let fileUpload = Scenario("A file upload streamed from disk: .file(URL) as the whole body, with upload progress") { wire in
+        let file = Fixtures.directory.appendingPathComponent("download.bin")
+        guard let size = Fixtures.data("download.bin")?.count else { return .failed("Fixtures/download.bin cannot be read") }
+        let progress = ProgressLog()
+        // `.file` streams the body from disk: a large file is never read whole into memory.
+        switch await HTTPBin.uploadFile(file).upload(type: UploadEcho.self, middlewares: [wire], progress: progress.record) {
+        case .success(let response):
+            let received = UploadEcho.byteCount(of: response.value.data) ?? 0
+            guard received == size else { return .failed("the server received \(received) of \(size) bytes") }
+            return .passed("the server received all \(size) bytes of \(file.lastPathComponent); upload progress: \(progress.summary)")
         case .failure(let error):
             return .failed(error.localizedDescription)
         }
