@@ -58,13 +58,6 @@ enum JSONPlaceholder: HTTPClient {
     /// is `.unacceptableStatusCode`, carrying the response so its error payload can be read.
     var acceptableStatusCodes: Set<Int> { [200, 201] }
 
-    /// Keys in a fixed order, so the same todo is always the same bytes (and the same log line).
-    var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }
-
     var timeout: TimeInterval? { 10 }
 }
 
