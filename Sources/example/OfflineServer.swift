@@ -12,10 +12,12 @@ enum OfflineServer {
         let stub = StubTransport()
 
         // JSONPlaceholder
-        stub.on(.get, "/todos", query: ["userId": "1", "completed": "true"]) { _ in
-            .json(allTodos().filter { $0.userId == 1 && $0.completed })
+        stub.on(.get, "/todos") { request in
+            // Like JSONPlaceholder: a query item filters on the field of that name.
+            let userId = request.queryItems["userId"].flatMap(Int.init)
+            let completed = request.queryItems["completed"].flatMap(Bool.init)
+            return .json(allTodos().filter { (userId ?? $0.userId) == $0.userId && (completed ?? $0.completed) == $0.completed })
         }
-        stub.on(.get, "/todos", respond: .fixture("todos.json", in: fixtures))
         stub.on(.get, "/todos/:id") { request in
             guard let todo = todo(request.parameters["id"]) else { return .fixture("error-404.json", in: fixtures, status: 404) }
             return .json(todo)
@@ -24,7 +26,7 @@ enum OfflineServer {
             guard let new = try? request.decodeBody(as: NewTodo.self) else { return .fixture("error-422.json", in: fixtures, status: 422) }
             return .json(Todo(userId: new.userId, id: 201, title: new.title, completed: new.completed), status: 201)
         }
-        stub.on(.post, "/posts", headers: ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8"]) { request in
+        stub.on(.post, "/posts") { request in
             // Like JSONPlaceholder: the fields back as text, with the id of the next post.
             let fields = formFields(String(decoding: request.body, as: UTF8.self))
             guard let title = fields["title"] else { return .fixture("error-422.json", in: fixtures, status: 422) }
