@@ -5,7 +5,7 @@ import Foundation
 // `wire` (a LoggingMiddleware) as a per-call middleware, so its block shows what went out.
 //
 // Online, JSONPlaceholder serves what it can; what it cannot goes to a public service that can:
-// headers, multipart, image and download to httpbin (it echoes headers and multipart bodies, serves
+// headers, multipart and file uploads, image and download to httpbin (it echoes headers and bodies, serves
 // images and sized files), the wrapped list to the Stack Exchange API the protocol-oriented tutorial
 // uses. So every scenario runs in both modes, and no scenario is "offline only".
 extension Scenario {
