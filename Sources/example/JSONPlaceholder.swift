@@ -1,7 +1,9 @@
 import EndpointRouter
 import Foundation
 
-/// The JSONPlaceholder API (https://jsonplaceholder.typicode.com) as one enum: one case per endpoint.
+/// The JSONPlaceholder API (https://jsonplaceholder.typicode.com) as one enum: one case per
+/// endpoint, as in the tutorials this example answers (a `RestManager` class, a RESTAPI `API`
+/// object, a protocol with `host`, `endpoint`, `method`, `parameters`).
 enum JSONPlaceholder: HTTPClient {
     case todos
     case todo(id: Int)
@@ -10,6 +12,8 @@ enum JSONPlaceholder: HTTPClient {
     case replaceTodo(Todo)
     case completeTodo(id: Int)
     case deleteTodo(id: Int)
+    /// A post sent as an HTML form would send it (`application/x-www-form-urlencoded`).
+    case createPost(title: String, body: String, userId: Int)
 
     var host: String { Settings.host }
 
@@ -18,19 +22,21 @@ enum JSONPlaceholder: HTTPClient {
         case .todos, .filteredTodos, .createTodo: "todos"
         case .todo(let id), .completeTodo(let id), .deleteTodo(let id): "todos/\(segment: id)"
         case .replaceTodo(let todo): "todos/\(segment: todo.id)"
+        case .createPost: "posts"
         }
     }
 
     var method: HTTPMethod {
         switch self {
         case .todos, .todo, .filteredTodos: .get
-        case .createTodo: .post
+        case .createTodo, .createPost: .post
         case .replaceTodo: .put
         case .completeTodo: .patch
         case .deleteTodo: .delete
         }
     }
 
+    /// Query parameters for GET, a JSON body for PATCH (`.automatic` encoding).
     var parameters: [String: Any]? {
         switch self {
         case .filteredTodos(let userId, let completed): ["userId": userId, "completed": completed]
@@ -43,9 +49,14 @@ enum JSONPlaceholder: HTTPClient {
         switch self {
         case .createTodo(let todo): .json(todo)
         case .replaceTodo(let todo): .json(todo)
+        case .createPost(let title, let body, let userId): .form(["title": title, "body": body, "userId": String(userId)])
         default: nil
         }
     }
+
+    /// JSONPlaceholder answers 200, or 201 for a creation; anything else (a 404 for an unknown id)
+    /// is `.unacceptableStatusCode`, carrying the response so its error payload can be read.
+    var acceptableStatusCodes: Set<Int> { [200, 201] }
 
     var timeout: TimeInterval? { 10 }
 }
@@ -63,45 +74,16 @@ struct NewTodo: Codable, Sendable {
     let completed: Bool
 }
 
-/// JSONPlaceholder answers unknown ids with `{}`; our offline stub answers with an error payload
-/// like most real APIs do.
+/// What `POST /posts` answers. Only the fields every server sends back the same way: a form carries
+/// text, so JSONPlaceholder echoes `userId` as the string `"1"`.
+struct CreatedPost: Decodable, Sendable {
+    let id: Int
+    let title: String
+}
+
+/// The error payload of the offline server, shaped as most real APIs shape theirs. JSONPlaceholder
+/// itself answers an unknown id with `{}`.
 struct APIError: Decodable, Sendable {
     let error: String
     let message: String
-}
-
-/// What the command line chose; read once at start-up.
-enum Settings {
-    /// The host given with `--host`, read once at start-up: the pattern for a host chosen when the
-    /// app starts (a `static let` is initialised once, thread-safely, and is fine in Swift 6 mode).
-    static let host: String = parse(Array(CommandLine.arguments.dropFirst())) ?? "https://jsonplaceholder.typicode.com"
-    static var isOnline: Bool { CommandLine.arguments.contains("--host") }
-
-    /// `nil` without `--host`; exits with a usage message for anything else it cannot use, so a
-    /// typo never silently sends the demo somewhere unintended.
-    private static func parse(_ arguments: [String]) -> String? {
-        guard !arguments.isEmpty else { return nil }
-        if arguments == ["--host"] {
-            refuse("--host needs a URL after it")
-        }
-        guard arguments.count == 2, arguments[0] == "--host" else {
-            refuse("unexpected arguments \(arguments.joined(separator: " "))")
-        }
-        let value = arguments[1]
-        guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-              let host = url.host, !host.isEmpty else {
-            refuse("--host needs an http(s) URL with a host, such as https://jsonplaceholder.typicode.com; got '\(value)'")
-        }
-        return value
-    }
-
-    private static func refuse(_ reason: String) -> Never {
-        FileHandle.standardError.write(Data("""
-            error: \(reason)
-            usage: swift run example                        (offline, answers from Fixtures/)
-                   swift run example --host https://jsonplaceholder.typicode.com
-
-            """.utf8))
-        exit(2)
-    }
 }
