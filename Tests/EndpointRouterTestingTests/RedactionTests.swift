@@ -70,4 +70,68 @@ struct RedactionTests {
                     "unredacted items still have to match")
         }
     }
+
+    /// A login as apps do it: the password goes out in a JSON body, tokens come back in one, one of
+    /// them nested in an array.
+    private static let loginAnswer = """
+        {"access_token": "s3cr3t-access", "expires_in": 3600.0, "scopes": ["read", "write"],
+         "sessions": [{"device": "phone", "Refresh_Token": {"value": "s3cr3t-refresh", "ttl": 9}}],
+         "note": "access_token stays readable as text"}
+        """
+
+    private static func loginServer() -> StubTransport {
+        StubTransport().on(.post, "/login") { _ in
+            .json(loginAnswer, headers: ["Content-Length": String(Data(loginAnswer.utf8).count)])
+        }
+    }
+
+    private static func login(user: String = "ann", password: String) throws -> HTTPRequest {
+        try makeRequest(.post, "https://api.example.com/login", headers: ["Content-Type": "application/json"],
+                        body: Data(#"{"user":"\#(user)","credentials":[{"password":"\#(password)"}]}"#.utf8))
+    }
+
+    @Test func jsonMembersAreRedactedInRequestAndResponseBodies() async throws {
+        try await withTemporaryDirectory { directory in
+            let recorder = RecordingTransport(wrapping: Self.loginServer(), directory: directory,
+                                              redactingJSONKeys: ["password", "access_token", "refresh_token"])
+            let live = try await recorder.exchange(Self.login(password: "s3cr3t-password"))
+            #expect(String(decoding: live.body, as: UTF8.self).contains("s3cr3t-access"), "the caller gets the answer unredacted")
+
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(files.count == 1)
+            let file = directory.appendingPathComponent(try #require(files.first))
+            let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            for secret in ["s3cr3t-password", "s3cr3t-access", "s3cr3t-refresh"] {
+                #expect(!text.contains(secret), "the recording contains \(secret)")
+            }
+            #expect(text.contains(#"{"user":"ann","credentials":[{"password":"REDACTED"}]}"#))
+            let redactedAnswer = """
+                {"access_token": "REDACTED", "expires_in": 3600.0, "scopes": ["read", "write"],
+                 "sessions": [{"device": "phone", "Refresh_Token": "REDACTED"}],
+                 "note": "access_token stays readable as text"}
+                """
+            #expect(text.hasSuffix(redactedAnswer), "everything but the redacted values is kept byte for byte")
+            #expect(text.contains("Content-Length: \(Data(redactedAnswer.utf8).count)\n"))
+
+            let replayed = try await ReplayTransport(directory: directory).exchange(Self.login(password: "another-password"))
+            #expect(replayed.body == Data(redactedAnswer.utf8), "the key is computed after redaction")
+            #expect(replayed.headers["Content-Length"] == String(replayed.body.count))
+            let otherUser = try Self.login(user: "bob", password: "s3cr3t-password")
+            #expect(await transportError(ReplayTransport(directory: directory), otherUser)?.urlError?.code == .fileDoesNotExist,
+                    "members that are not redacted still have to match")
+        }
+    }
+
+    @Test func bodiesThatAreNotJSONAreWrittenAsTheyAre() async throws {
+        try await withTemporaryDirectory { directory in
+            let server = StubTransport().on(nil, "*") { _ in .text(#"password: "kept", {"password": unparsed"#) }
+            let recorder = RecordingTransport(wrapping: server, directory: directory, redactingJSONKeys: ["password"])
+            let request = try makeRequest(.post, "https://api.example.com/echo", body: Data("password=plain".utf8))
+            _ = try await recorder.exchange(request)
+            let text = try String(contentsOf: directory.appendingPathComponent(recorder.fileName(for: request)), encoding: .utf8)
+            #expect(text.contains("password=plain"))
+            #expect(text.hasSuffix(#"password: "kept", {"password": unparsed"#))
+            #expect(try await ReplayTransport(directory: directory).exchange(request).statusCode == 200)
+        }
+    }
 }

@@ -68,3 +68,11 @@ struct HeaderTests {
         #expect(!headers.contains("Set-Cookie"))
     }
 }
+
+/// The version lives in one place; the changelog must describe it.
+@Test func theChangelogHasASectionForTheLibraryVersion() throws {
+    let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("CHANGELOG.md")
+    let text = try String(contentsOf: changelog, encoding: .utf8)
+    #expect(text.contains("## [\(libraryVersion)]"), "CHANGELOG.md has no '## [\(libraryVersion)]' section")
+}

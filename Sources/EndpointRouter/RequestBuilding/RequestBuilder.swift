@@ -3,9 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The version written into the default `User-Agent`.
-let libraryVersion = "0.1.0"
-
 extension HTTPClient {
     /// Builds the request for this endpoint without sending anything.
     ///

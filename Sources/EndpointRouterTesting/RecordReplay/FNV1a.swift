@@ -18,6 +18,12 @@ struct FNV1a {
         combine(field.utf8)
     }
 
+    /// Length-prefixed bytes, like ``combine(field:)``.
+    mutating func combine(bytesField bytes: Data) {
+        combine("\(bytes.count):".utf8)
+        combine(bytes)
+    }
+
     /// A file's contents, read in pieces so that a large upload is never held in memory whole. A file
     /// that cannot be read adds nothing: the library refuses to send such a request anyway.
     mutating func combine(fileAt file: URL) {

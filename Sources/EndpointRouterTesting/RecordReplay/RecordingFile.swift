@@ -22,19 +22,29 @@ enum RecordingFile {
     static let separator = "### response"
     static let base64Marker = "[base64]"
 
-    static func render(request: HTTPRequest, head: HTTPResponseHead, body: Data, redaction: Redaction) -> Data {
+    static func render(request: HTTPRequest, head: HTTPResponseHead, body: Data, redaction: RecordingRedaction) -> Data {
         let query = redaction.encodedQuery(RequestTarget.encodedQuery(of: request.url)).map { "?" + $0 } ?? ""
         let target = (origin(of: request.url) ?? "") + RequestTarget.encodedPath(of: request.url) + query
         var text = "\(request.method.rawValue) \(target) HTTP/1.1\n"
         text += headerLines(redaction.headers(request.headers))
         text += "\n"
-        if let shown = requestBodyText(request.body) {
+        let requestBody: HTTPRequest.Body? = switch request.body {
+        case .data(let data): .data(redaction.jsonBody(data))
+        case let other: other
+        }
+        if let shown = requestBodyText(requestBody) {
             text += shown
             if !text.hasSuffix("\n") { text += "\n" }
         }
         text += separator + "\n"
         text += "HTTP/1.1 \(head.statusCode)\(reasonPhrase(head.statusCode).map { " " + $0 } ?? "")\n"
-        text += headerLines(redaction.headers(head.headers))
+        let body = redaction.jsonBody(body)
+        var responseHeaders = redaction.headers(head.headers)
+        if responseHeaders["Content-Length"] != nil {
+            // RecordingRedaction changes the length; replay must not announce more bytes than it serves.
+            responseHeaders.replace(name: "Content-Length", value: String(body.count))
+        }
+        text += headerLines(responseHeaders)
         text += "\n"
         var data = Data(text.utf8)
         if isPlainText(body) {
@@ -96,6 +106,16 @@ enum RecordingFile {
         guard let end = file.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
         let words = String(decoding: file[..<end], as: UTF8.self).split(separator: " ")
         return words.count >= 2 ? String(words[1]) : nil
+    }
+
+    /// The request body as the file shows it (after redaction), for the replay of redacted JSON
+    /// members; `nil` when there is none or the file is not a recording.
+    static func requestBody(_ file: Data) -> Data? {
+        let bytes = [UInt8](file)
+        guard let headEnd = firstIndex(of: Array("\n\n".utf8), in: bytes),
+              let separatorLine = firstIndex(of: Array(("\n" + separator + "\n").utf8), in: bytes),
+              headEnd + 2 <= separatorLine else { return nil }
+        return Data(bytes[(headEnd + 2)..<separatorLine])
     }
 
     struct ParseError: Error {

@@ -4,20 +4,29 @@ import EndpointRouter
 /// The file name a recording is stored under: `GET_todos_1_3fa9c2d1.http`.
 ///
 /// Method and path make the name readable; the hash tells apart requests to the same path. It
-/// covers the path, the query after redaction and the body (a file body by its contents), and
-/// deliberately not the host nor any header: a recording made against staging replays against
-/// production, and a different token in `Authorization` or in a redacted query item
-/// (`?api_key=...`) still finds the same file.
-/// Query items are sorted and JSON bodies re-serialized with sorted keys first, so neither
-/// parameter order nor dictionary ordering changes the name between runs.
+/// covers the path, the query and the body, each after redaction (a file body by its contents),
+/// and deliberately not the host nor any header: a recording made against staging replays against
+/// production, and a different token in `Authorization`, in a redacted query item (`?api_key=...`)
+/// or in a redacted JSON member (`{"password": ...}`) still finds the same file.
+///
+/// What does not change the name between runs:
+/// - the order of query items with different names (items are ordered by name only, so
+///   `sort=name&sort=-date` and `sort=-date&sort=name`, which a server reads differently, stay apart);
+/// - the key order and spacing of a JSON body (re-serialized with sorted keys);
+/// - the boundary of a `multipart/form-data` body (random by default): such a body counts by its
+///   parts, each one's header lines and bytes, in order.
 enum RecordingKey {
     static let fileExtension = "http"
 
     /// The file name for `request` once `redaction` is applied.
-    static func fileName(for request: HTTPRequest, redaction: Redaction) -> String {
+    static func fileName(for request: HTTPRequest, redaction: RecordingRedaction) -> String {
         let path = RequestTarget.encodedPath(of: request.url)
         let query = redaction.encodedQuery(RequestTarget.encodedQuery(of: request.url))
-        let hash = digest(path: path, query: query, body: request.body)
+        let body: HTTPRequest.Body? = switch request.body {
+        case .data(let data): .data(redaction.jsonBody(data))
+        case let other: other
+        }
+        let hash = digest(path: path, query: query, body: body, contentType: request.headers["Content-Type"])
         return "\(stem(method: request.method, path: path))_\(hash).\(fileExtension)"
     }
 
@@ -39,18 +48,29 @@ enum RecordingKey {
         return "\(method.rawValue)_\(slug.isEmpty ? "root" : slug)"
     }
 
-    static func digest(path: String, query: String?, body: HTTPRequest.Body?) -> String {
+    static func digest(path: String, query: String?, body: HTTPRequest.Body?, contentType: String?) -> String {
         var hasher = FNV1a()
         for segment in RequestTarget.segments(ofEncodedPath: path) { hasher.combine(field: segment) }
         hasher.combine(field: "?")
-        let pairs = RequestTarget.queryPairs(query).sorted { ($0.name, $0.value) < ($1.name, $1.value) }
+        // Sorted by name only, and stably: repeated items keep their order, which servers act on.
+        let pairs = RequestTarget.queryPairs(query).enumerated()
+            .sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }.map(\.element)
         for pair in pairs {
             hasher.combine(field: pair.name)
             hasher.combine(field: pair.value)
         }
         hasher.combine(field: "body")
         switch body {
-        case .data(let data): hasher.combine(canonicalBody(data))
+        case .data(let data):
+            if let parts = MultipartParts(data, contentType: contentType) {
+                hasher.combine(field: "multipart")
+                for part in parts.parts {
+                    hasher.combine(bytesField: part.head)
+                    hasher.combine(bytesField: part.content)
+                }
+            } else {
+                hasher.combine(canonicalBody(data))
+            }
         case .file(let file): hasher.combine(fileAt: file)
         case nil: break
         }

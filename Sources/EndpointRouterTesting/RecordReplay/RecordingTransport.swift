@@ -6,18 +6,30 @@ import EndpointRouter
 ///
 /// ```swift
 /// let recorder = RecordingTransport(wrapping: URLSessionTransport.shared, directory: recordings,
-///                                   redactingHeaders: ["X-Api-Key"], redactingQueryKeys: ["api_key"])
+///                                   redactingHeaders: ["X-Api-Key"], redactingQueryKeys: ["api_key"],
+///                                   redactingJSONKeys: ["password", "access_token", "refresh_token"])
 /// _ = try await withTransport(recorder) { try await TodoAPI.todo(id: 1).request(type: Todo.self).get() }
 /// // recordings/GET_todos_1_3fa9c2d1.http now holds the request and the response
 /// ```
 ///
 /// Files are named by ``fileName(for:)``: method, path and a hash of path, query and body, so one
-/// file per distinct request; recording the same request again replaces its file. Before anything
-/// is written, the credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`,
-/// `Set-Cookie`) and the headers in `redactingHeaders` have their values replaced by `REDACTED` in
-/// both request and response, and so do the query items in `redactingQueryKeys` (names compare
-/// case-insensitively). Bodies are written as they are: do not record requests that send passwords
-/// in the body.
+/// file per distinct request; recording the same request again replaces its file. Repeated query
+/// items keep their order in the hash (`sort=name&sort=-date` is not `sort=-date&sort=name`), and
+/// a `multipart/form-data` body counts by its parts, not its random boundary.
+///
+/// Before anything is written, values are replaced by `REDACTED` (names compare case-insensitively):
+/// - the credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, the
+///   list the library also strips on a redirect to another origin) and the headers in
+///   `redactingHeaders`, in request and response;
+/// - the query items in `redactingQueryKeys`;
+/// - in JSON request and response bodies, the members in `redactingJSONKeys`, at any depth and
+///   inside arrays, whatever their value; the rest of the body is kept byte for byte, and a
+///   response's `Content-Length` is corrected to the redacted length.
+///
+/// The file name is computed from the redacted request, so a recording replays whatever the secret
+/// is on the next run (a rotated token, a test password). Two requests that differ only in a
+/// redacted value therefore share one file. Not redacted: bodies that are not JSON (form and
+/// multipart fields, text) and file bodies.
 ///
 /// The response streams through to the library as the wrapped transport delivers it, unchanged and
 /// unredacted, so size limits, downloads and progress behave as without the recorder; a copy of the
@@ -28,7 +40,7 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     /// Where the recordings go; created when the first one is written.
     public let directory: URL
     private let wrapped: any HTTPTransport
-    private let redaction: Redaction
+    private let redaction: RecordingRedaction
     private let log = RequestLog()
 
     /// Creates a recorder around `transport`.
@@ -40,15 +52,19 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     ///     `Cookie` and `Set-Cookie`.
     ///   - redactingQueryKeys: Query items whose values are redacted, in the file and in the hash of
     ///     the file name, so that replay finds the file whatever the secret's value.
+    ///   - redactingJSONKeys: Members of JSON request and response bodies whose values are redacted,
+    ///     such as `password` or `access_token`, at any depth; in the file and in the hash of the
+    ///     file name, like query items.
     public init(
         wrapping transport: any HTTPTransport,
         directory: URL,
         redactingHeaders: Set<String> = [],
-        redactingQueryKeys: Set<String> = []
+        redactingQueryKeys: Set<String> = [],
+        redactingJSONKeys: Set<String> = []
     ) {
         wrapped = transport
         self.directory = directory
-        redaction = Redaction(headers: redactingHeaders, queryKeys: redactingQueryKeys)
+        redaction = RecordingRedaction(headers: redactingHeaders, queryKeys: redactingQueryKeys, jsonKeys: redactingJSONKeys)
     }
 
     /// The name of the file that records `request`, such as `GET_todos_1_3fa9c2d1.http`.

@@ -12,9 +12,9 @@ import EndpointRouter
 /// ```
 ///
 /// A request finds its file by method, path, query and body, as described under
-/// ``RecordingTransport``; headers and host do not matter. Query items that were redacted when
-/// recording are read from the file itself, so they match whatever their value now and this
-/// transport needs no redaction settings. Status, headers and body are served exactly as recorded
+/// ``RecordingTransport``; headers and host do not matter. Query items and JSON body members that
+/// were redacted when recording are read from the file itself, so they match whatever their value
+/// now and this transport needs no redaction settings. Status, headers and body are served exactly as recorded
 /// (redacted headers read `REDACTED`), the body in pieces as a network would deliver it, so size
 /// limits, downloads and progress work as they did live; the same file answers as often as it is
 /// asked.
@@ -67,9 +67,10 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
     public func removeAllCapturedRequests() { log.removeAll() }
 
     /// The file for `request`: its own name without redaction, or else a file of the same method and
-    /// path whose name comes out right once the query items that file shows as `REDACTED` are redacted.
+    /// path whose name comes out right once the query items and JSON members that file shows as
+    /// `REDACTED` are redacted.
     private func recording(for request: HTTPRequest) throws(HTTPClientError) -> URL {
-        let plainName = RecordingKey.fileName(for: request, redaction: Redaction())
+        let plainName = RecordingKey.fileName(for: request, redaction: RecordingRedaction())
         let plainFile = directory.appendingPathComponent(plainName)
         if FileManager.default.fileExists(atPath: plainFile.path) { return plainFile }
 
@@ -83,9 +84,11 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
                 continue
             }
             let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
-            let redacted = RequestTarget.queryPairs(query).filter { $0.value == Redaction.placeholder }.map(\.name)
-            guard !redacted.isEmpty else { continue }
-            if RecordingKey.fileName(for: request, redaction: Redaction(queryKeys: Set(redacted))) == name {
+            let redactedQuery = RequestTarget.queryPairs(query).filter { $0.value == RecordingRedaction.placeholder }.map(\.name)
+            let redactedJSON = RecordingFile.requestBody(contents).map(RecordingRedaction.redactedJSONKeys(in:)) ?? []
+            guard !redactedQuery.isEmpty || !redactedJSON.isEmpty else { continue }
+            let redaction = RecordingRedaction(queryKeys: Set(redactedQuery), jsonKeys: redactedJSON)
+            if RecordingKey.fileName(for: request, redaction: redaction) == name {
                 return file
             }
         }

@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import EndpointRouter
+import EndpointRouterTesting
+
+/// Which requests share a recording and which do not: a wrong key either serves one request the
+/// answer recorded for another, or never finds the recording at all.
+@Suite("Recording keys")
+struct RecordingKeyTests {
+    /// A server that answers with the query it was asked, so a crossed recording shows in the body.
+    private static func echoingServer() -> StubTransport {
+        StubTransport().on(nil, "*") { request in
+            .json(#"{"query":"\#(request.url.query ?? "")"}"#)
+        }
+    }
+
+    /// Repeated items are read in order by servers (`sort=name&sort=-date` sorts by name first), so
+    /// the two orders must be two recordings, each replaying its own answer.
+    @Test func repeatedQueryItemsInAnotherOrderAreAnotherRecording() async throws {
+        try await withTemporaryDirectory { directory in
+            let byNameFirst = try makeRequest(.get, "https://api.example.com/items?sort=name&sort=-date")
+            let byDateFirst = try makeRequest(.get, "https://api.example.com/items?sort=-date&sort=name")
+            let recorder = RecordingTransport(wrapping: Self.echoingServer(), directory: directory)
+            #expect(recorder.fileName(for: byNameFirst) != recorder.fileName(for: byDateFirst))
+
+            _ = try await recorder.exchange(byNameFirst)
+            _ = try await recorder.exchange(byDateFirst)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 2)
+
+            let replay = ReplayTransport(directory: directory)
+            #expect(try await replay.exchange(byNameFirst).body == Data(#"{"query":"sort=name&sort=-date"}"#.utf8))
+            #expect(try await replay.exchange(byDateFirst).body == Data(#"{"query":"sort=-date&sort=name"}"#.utf8))
+        }
+    }
+
+    /// Items with different names still count in any order, and repeated items interleaved with
+    /// others keep their relative order.
+    @Test func onlyTheOrderWithinOneNameCounts() throws {
+        let recorder = RecordingTransport(wrapping: StubTransport(), directory: FileManager.default.temporaryDirectory)
+        func name(_ query: String) throws -> String {
+            recorder.fileName(for: try makeRequest(.get, "https://api.example.com/items?\(query)"))
+        }
+        #expect(try name("a=1&sort=x&b=2&sort=y") == name("sort=x&b=2&sort=y&a=1"))
+        #expect(try name("a=1&sort=x&b=2&sort=y") != name("a=1&sort=y&b=2&sort=x"))
+        #expect(try name("tag=1&tag=1&tag=2") != name("tag=1&tag=2&tag=2"))
+    }
+
+    /// A form as an app builds it: `MultipartFormData()` with its random boundary, new on every run.
+    private enum UploadAPI: HTTPClient {
+        case photo(title: String, bytes: Data)
+
+        var host: String { "https://uploads.example.com" }
+        var endpoint: String { "photos" }
+        var method: HTTPMethod { .post }
+        var body: RequestBody? {
+            guard case .photo(let title, let bytes) = self else { return nil }
+            var form = MultipartFormData()
+            form.append(title, name: "title")
+            form.append(bytes, name: "photo", fileName: "beach.jpg", mimeType: "image/jpeg")
+            return .multipart(form)
+        }
+    }
+
+    private struct Stored: Decodable, Equatable {
+        let id: Int
+    }
+
+    /// Recorded with one random boundary, replayed with another: the same form finds its recording,
+    /// and a form with other parts does not.
+    @Test func multipartReplaysWhateverItsBoundary() async throws {
+        try await withTemporaryDirectory { directory in
+            let counter = Locked(0)
+            let boundaries = Locked<[String]>([])
+            let server = StubTransport().on(.post, "/photos") { request in
+                let contentType = request.headers["Content-Type"] ?? ""
+                boundaries.withLock { $0.append(contentType) }
+                let id = counter.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                return .json(#"{"id":\#(id)}"#)
+            }
+            let photo = Data([0xFF, 0xD8, 0xFF, 0x00, 0x0D, 0x0A])
+            let recorded = try await withTransport(RecordingTransport(wrapping: server, directory: directory)) {
+                try await UploadAPI.photo(title: "Holiday", bytes: photo).request(type: Stored.self).get()
+            }
+            #expect(recorded == Stored(id: 1))
+
+            let replay = ReplayTransport(directory: directory)
+            let replayed = try await withTransport(replay) {
+                try await UploadAPI.photo(title: "Holiday", bytes: photo).request(type: Stored.self).get()
+            }
+            #expect(replayed == recorded)
+            let recordedType = try #require(boundaries.withLock { $0 }.first)
+            let replayedType = try #require(replay.capturedRequests.first?.headers["Content-Type"])
+            #expect(recordedType.hasPrefix("multipart/form-data; boundary="))
+            #expect(recordedType != replayedType, "the two runs used two different boundaries")
+
+            let otherTitle = await withTransport(replay) {
+                await UploadAPI.photo(title: "Work", bytes: photo).request(type: Stored.self)
+            }
+            #expect(otherTitle.failure?.urlError?.code == .fileDoesNotExist)
+            let otherBytes = await withTransport(replay) {
+                await UploadAPI.photo(title: "Holiday", bytes: photo + Data([1])).request(type: Stored.self)
+            }
+            #expect(otherBytes.failure?.urlError?.code == .fileDoesNotExist)
+        }
+    }
+
+    /// A body that only claims to be multipart is keyed by its bytes, as before.
+    @Test func bodyNotFramedByItsBoundaryIsKeyedByItsBytes() throws {
+        let recorder = RecordingTransport(wrapping: StubTransport(), directory: FileManager.default.temporaryDirectory)
+        let headers: HTTPHeaders = ["Content-Type": "multipart/form-data; boundary=abc"]
+        let first = try makeRequest(.post, "https://api.example.com/up", headers: headers, body: Data("not a form".utf8))
+        let second = try makeRequest(.post, "https://api.example.com/up", headers: headers, body: Data("not a form!".utf8))
+        #expect(recorder.fileName(for: first) != recorder.fileName(for: second))
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
