@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Bodies: JSON parameters, RequestBody, multipart")
 struct BodyEncodingTests {
-    struct Row: CustomTestStringConvertible, @unchecked Sendable {  // [String: Any] rows are read-only
+    struct Row: CustomTestStringConvertible, @unchecked Sendable {  // value type, never mutated; the `Any`s are strings, numbers, arrays
         let name: String
         let parameters: [String: Any]
         let expected: String

@@ -7,7 +7,7 @@ import Testing
 /// as their shortest decimal, booleans as booleans.
 @Suite("Numbers and booleans in parameters")
 struct ParameterValueTests {
-    struct Row: CustomTestStringConvertible, @unchecked Sendable {  // Any values are read-only
+    struct Row: CustomTestStringConvertible, @unchecked Sendable {  // never mutated; `value` is a Swift number or an immutable NSNumber
         let name: String
         let value: Any
         /// The text in a query or form (literal booleans) and in JSON.

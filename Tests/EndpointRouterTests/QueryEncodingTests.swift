@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Query and form encoding")
 struct QueryEncodingTests {
-    struct Row: CustomTestStringConvertible, @unchecked Sendable {  // [String: Any] rows are read-only
+    struct Row: CustomTestStringConvertible, @unchecked Sendable {  // value type, never mutated; the `Any`s are strings, numbers, arrays
         let name: String
         let parameters: [String: Any]
         var style: QueryStyle = .default

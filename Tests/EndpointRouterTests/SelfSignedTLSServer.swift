@@ -15,10 +15,13 @@ struct TLSServerSetupError: Error, CustomStringConvertible {
 ///
 /// The child process is bounded twice: it exits by itself after 60 s, and ``stop()`` (or deinit)
 /// kills it (SIGKILL) and removes the folder.
+// @unchecked Sendable: every stored property is a `let`; the one non-Sendable one, `process`, is
+// read and signalled only in `stop()`, which `stopLock` serialises (a test's `stop()` and `deinit`).
 final class SelfSignedTLSServer: @unchecked Sendable {
     let port: Int
     private let process: Process
     private let folder: URL
+    private let stopLock = NSLock()
 
     private init(port: Int, process: Process, folder: URL) {
         self.port = port
@@ -35,6 +38,8 @@ final class SelfSignedTLSServer: @unchecked Sendable {
 
     /// Kills the child and removes the certificate folder. Idempotent.
     func stop() {
+        stopLock.lock()
+        defer { stopLock.unlock() }
         if process.isRunning {
             // SIGKILL: a SIGTERM can be blocked by the mask the child inherited.
             kill(process.processIdentifier, SIGKILL)

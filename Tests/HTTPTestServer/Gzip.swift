@@ -205,8 +205,10 @@ private final class GzipBombCache: @unchecked Sendable {
 }
 
 /// A set-once flag shared between the watchdog thread and the caller.
+///
+/// `@unchecked Sendable` because `lock` guards `value`, its only mutable field.
 private final class Flag: @unchecked Sendable {
-    // Guarded by `lock`; a lock rather than an atomic keeps this free of platform-specific imports.
+    // A lock rather than an atomic keeps this free of platform-specific imports.
     private let lock = NSLock()
     private var value = false
 

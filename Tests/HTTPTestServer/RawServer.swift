@@ -231,6 +231,9 @@ public final class RawServer: Sendable {
 }
 
 /// The mutable part of a ``RawServer``, shared with its threads under one lock.
+///
+/// `@unchecked Sendable` because `lock` guards every `var`: each read and write is inside
+/// `lock.withLock`.
 private final class RawServerState: @unchecked Sendable {
     let lock = NSLock()
     var accepted = 0

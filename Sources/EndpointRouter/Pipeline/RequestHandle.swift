@@ -19,7 +19,8 @@ public final class RequestHandle: Sendable {
     ) -> RequestHandle {
         RequestHandle(Task {
             let result = Task.isCancelled ? .failure(.cancelled) : await operation()
-            // Safe: the result is handed over once and never touched here again.
+            // `T` need not be Sendable. Safe: the result moves to the completion handler once and this
+            // task never touches it again, so no two threads ever share it.
             nonisolated(unsafe) let delivered = result
             if let queue {
                 queue.async { completionHandler(delivered) }

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import EndpointRouter
+
+/// The `curl` command the logging middleware prints must send what the request sent: HEAD as
+/// `--head`, a file body by reference, and no body at all rather than a truncated one.
+@Suite("curl command")
+struct CURLCommandTests {
+    let url = URL(string: "https://api.example.com/items") ?? URL(fileURLWithPath: "/")
+
+    @Test func headIsWrittenAsHeadNotAsMethodOverride() {
+        let command = CURLCommand.of(HTTPRequest(method: .head, url: url), redaction: Redaction())
+        #expect(command == "curl --head 'https://api.example.com/items'")
+    }
+
+    @Test func aFileBodyIsSentFromTheFile() {
+        let file = URL(fileURLWithPath: "/tmp/upload it.bin")
+        let command = CURLCommand.of(HTTPRequest(method: .put, url: url, body: .file(file)), redaction: Redaction())
+        #expect(command == "curl -X 'PUT' 'https://api.example.com/items' --data-binary '@/tmp/upload it.bin'")
+    }
+
+    @Test func aBodyOverTheLimitIsLeftOutAndSaidSo() {
+        let body = Data(repeating: UInt8(ascii: "a"), count: CURLCommand.bodyLimit + 1)
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain")
+        let command = CURLCommand.of(HTTPRequest(method: .post, url: url, headers: headers, body: .data(body)),
+                                     redaction: Redaction())
+        #expect(command.hasSuffix("# body of \(CURLCommand.bodyLimit + 1) bytes left out"))
+        #expect(!command.contains("--data-binary"))
+        #expect(!command.contains("aaaa"))
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import EndpointRouter
+
+/// `EndpointResponse.decode(_:)` (reading an API's error payload) fails with `.decodingFailed` whose
+/// reason names the failing field by its path, indices included.
+@Suite("Decoding failure messages")
+struct DecodingFailureMessageTests {
+    struct Item: Decodable { let id: Int }
+
+    func response(_ json: String) -> EndpointResponse<Data> {
+        let data = Data(json.utf8)
+        return EndpointResponse(value: data, statusCode: 422, headers: HTTPHeaders(), data: data,
+                                request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
+    }
+
+    func reason(decoding json: String, as type: (some Decodable).Type) -> String? {
+        do {
+            _ = try response(json).decode(type)
+            return nil
+        } catch {
+            guard case .decodingFailed(let kept, let reason) = error else { return "unexpected \(error)" }
+            #expect(kept.data == Data(json.utf8), "the failure keeps the body for the caller")
+            return reason
+        }
+    }
+
+    @Test func nullWhereAValueIsRequiredNamesTheField() {
+        let text = reason(decoding: #"{"id": null}"#, as: Item.self)
+        #expect(text?.hasPrefix("missing value at 'id': expected Int") == true, "\(text ?? "no error")")
+    }
+
+    @Test func aWrongElementInAnArrayNamesItsIndex() {
+        let text = reason(decoding: #"[{"id": 1}, {"id": "two"}]"#, as: [Item].self)
+        #expect(text?.hasPrefix("type mismatch at '[1].id': expected Int") == true, "\(text ?? "no error")")
+    }
+
+    @Test func aValidPayloadDecodes() throws {
+        #expect(try response(#"{"id": 7}"#).decode(Item.self).id == 7)
+    }
+
+    @Test func emptyResponseAcceptsAnyBody() throws {
+        #expect(try JSONDecoder().decode(EmptyResponse.self, from: Data(#"{"anything": [1, 2]}"#.utf8)) == EmptyResponse())
+        #expect(try response("[]").decode(EmptyResponse.self) == EmptyResponse())
+    }
+}
