@@ -31,10 +31,10 @@ enum StubDiagnostics {
     }
 
     /// The error for every request while a route's pattern cannot work as written.
-    static func invalidRoute(_ route: Route, number: Int, request: CapturedRequest) -> HTTPClientError {
+    static func invalidRoute(_ route: Route, problem: String, number: Int, request: CapturedRequest) -> HTTPClientError {
         let text = """
             StubTransport cannot answer \(request.summary): route \(number) (\(route.summary)) has an invalid \
-            path pattern: \(route.pattern.problem ?? "unknown problem"). Fix the pattern where the route is registered.
+            path pattern: \(problem). Fix the pattern where the route is registered.
             """
         return .transport(.resourceUnavailable, text, url: request.url)
     }

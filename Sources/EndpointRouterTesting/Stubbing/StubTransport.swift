@@ -130,8 +130,10 @@ public final class StubTransport: HTTPTransport, RequestRecording {
 
     private func answer(for captured: CapturedRequest) async throws(HTTPClientError) -> StubResponse {
         let routes = self.routes.withLock { $0 }
-        if let broken = routes.firstIndex(where: { $0.pattern.problem != nil }) {
-            throw StubDiagnostics.invalidRoute(routes[broken], number: broken + 1, request: captured)
+        for (index, route) in routes.enumerated() {
+            if let problem = route.pattern.problem {
+                throw StubDiagnostics.invalidRoute(route, problem: problem, number: index + 1, request: captured)
+            }
         }
         var rejections: [String] = []
         for route in routes {
