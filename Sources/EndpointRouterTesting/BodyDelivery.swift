@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// Hands a whole response to the library's sink the way a network transport does: the head, then
 /// the body in pieces.

@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 extension HTTPTransport {
     /// Performs one exchange with this transport directly, outside any endpoint, and collects the

@@ -29,13 +29,15 @@ public func withTransport<R, Failure: Error>(
     operation: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     // TaskLocal.withValue rethrows untyped; the result carries the typed error across it.
-    let result: Result<R, Failure> = await TransportOverride.$current.withValue(transport, operation: {
-        do throws(Failure) {
-            return .success(try await operation())
-        } catch {
-            return .failure(error)
-        }
-    }, isolation: isolation)
+    let result: Result<R, Failure> = await TransportOverride.$current.withValue(
+        transport,
+        operation: {
+            do throws(Failure) {
+                return .success(try await operation())
+            } catch {
+                return .failure(error)
+            }
+        }, isolation: isolation)
     return try result.get()
 }
 

@@ -21,7 +21,7 @@ struct MultipartParts {
         var rest = body[...]
         while let start = rest.range(of: boundary) {
             rest = rest[start.upperBound...]
-            if rest.starts(with: Data("--".utf8)) { break }   // the closing delimiter
+            if rest.starts(with: Data("--".utf8)) { break }  // the closing delimiter
             guard let end = rest.range(of: boundary) else { return nil }
             parts.append(Self.part(rest[rest.startIndex..<end.lowerBound]))
         }

@@ -36,10 +36,11 @@ struct Scenario: Sendable {
         let lines = WireLines()
         let wire = LoggingMiddleware(includesHeaders: showsHeaders, includesBodies: true, sink: lines.sink)
         let outcome = await run(wire)
-        let (mark, summary, passed) = switch outcome {
-        case .passed(let summary): ("✔", summary, true)
-        case .failed(let reason): ("✘", reason, false)
-        }
+        let (mark, summary, passed) =
+            switch outcome {
+            case .passed(let summary): ("✔", summary, true)
+            case .failed(let reason): ("✘", reason, false)
+            }
         print("\(mark) \(number). \(title)")
         for line in lines.all { print("    \(line)") }
         print("    = \(summary)\n")

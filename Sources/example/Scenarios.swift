@@ -48,15 +48,19 @@ extension Scenario {
         // (Not X-Request-ID: httpbin leaves that one out of its echo, with other proxy headers.)
         let correlationID = "example-42"
         // httpbin answers {"headers": {...}}: decode the dictionary at the key path "headers".
-        let result = await HTTPBin.headers.request(type: [String: String].self, at: "headers",
-                                                   headers: ["X-Correlation-ID": correlationID], middlewares: [wire])
+        let result = await HTTPBin.headers.request(
+            type: [String: String].self, at: "headers",
+            headers: ["X-Correlation-ID": correlationID], middlewares: [wire])
         switch result {
         case .success(let received):
             // Servers may change the case of header names (httpbin answers X-Correlation-Id).
             func value(_ name: String) -> String? { received.first { $0.key.lowercased() == name.lowercased() }?.value }
-            guard value("X-Correlation-ID") == correlationID else { return .failed("the server did not receive X-Correlation-ID: \(correlationID)") }
+            guard value("X-Correlation-ID") == correlationID else {
+                return .failed("the server did not receive X-Correlation-ID: \(correlationID)")
+            }
             guard value("Authorization") != nil else { return .failed("the server did not receive the Authorization header") }
-            return .passed("the server received X-Correlation-ID: \(correlationID) and an Authorization header (its value stays out of the log)")
+            return .passed(
+                "the server received X-Correlation-ID: \(correlationID) and an Authorization header (its value stays out of the log)")
         case .failure(let error):
             return .failed(error.localizedDescription)
         }
@@ -93,7 +97,7 @@ extension Scenario {
         let deleted = await JSONPlaceholder.deleteTodo(id: 1).response(type: EmptyResponse.self, middlewares: [wire])
         switch (replaced, completed, deleted) {
         case (.success(let todo), .success(let done), .success(let response))
-            where todo.title == replacement.title && done.id == 2 && done.completed:
+        where todo.title == replacement.title && done.id == 2 && done.completed:
             return .passed("#1 is now \"\(todo.title)\"; #2 completed: \(done.completed); DELETE answered \(response.statusCode)")
         case (.failure(let error), _, _), (_, .failure(let error), _), (_, _, .failure(let error)):
             return .failed(error.localizedDescription)
@@ -175,7 +179,8 @@ extension Scenario {
         switch await JSONPlaceholder.todo(id: 9999).request(type: Todo.self, middlewares: [wire]) {
         case .failure(.unacceptableStatusCode(let response)) where response.statusCode == 404:
             // The failed response carries its body: decode the API's own error from it.
-            let payload = (try? response.decode(APIError.self)).map { "\($0.error): \($0.message)" }
+            let payload =
+                (try? response.decode(APIError.self)).map { "\($0.error): \($0.message)" }
                 ?? "no error payload in the body (\(response.data.count) bytes of \(response.headers["Content-Type"] ?? "no declared type"))"
             return .passed("expected .unacceptableStatusCode(404) — \(payload)")
         case .failure(let error): return .failed("expected a 404, got \(error.localizedDescription)")

@@ -30,19 +30,22 @@ enum Settings {
         }
         let value = arguments[1]
         guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
-              let host = url.host, !host.isEmpty else {
+            let host = url.host, !host.isEmpty
+        else {
             refuse("--host needs an http(s) URL with a host, such as https://jsonplaceholder.typicode.com; got '\(value)'")
         }
         return value
     }
 
     private static func refuse(_ reason: String) -> Never {
-        FileHandle.standardError.write(Data("""
-            error: \(reason)
-            usage: swift run example                        (offline, answers from Fixtures/)
-                   swift run example --host https://jsonplaceholder.typicode.com
+        FileHandle.standardError.write(
+            Data(
+                """
+                error: \(reason)
+                usage: swift run example                        (offline, answers from Fixtures/)
+                       swift run example --host https://jsonplaceholder.typicode.com
 
-            """.utf8))
+                """.utf8))
         exit(2)
     }
 }

@@ -19,9 +19,10 @@ func runScenarios() async -> Int {
 
 // Read the arguments before anything else, so a bad one stops the demo before it prints or sends.
 _ = Settings.host
-print(Settings.isOnline
-      ? "EndpointRouter example — online: JSONPlaceholder at \(Settings.host), httpbin at \(Settings.httpbin), Stack Exchange\n"
-      : "EndpointRouter example — offline: a stub answers from Fixtures/ (add --host URL to go online)\n")
+print(
+    Settings.isOnline
+        ? "EndpointRouter example — online: JSONPlaceholder at \(Settings.host), httpbin at \(Settings.httpbin), Stack Exchange\n"
+        : "EndpointRouter example — offline: a stub answers from Fixtures/ (add --host URL to go online)\n")
 let failed: Int
 if Settings.isOnline {
     failed = await runScenarios()

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
 
 /// Cancels the task it is called on at the first piece of the body, to show that a transport checks
 /// for cancellation between pieces.
@@ -24,7 +24,8 @@ struct SwallowingTransport: HTTPTransport {
     let body: Data
 
     func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead {
+        -> HTTPResponseHead
+    {
         let head = HTTPResponseHead(statusCode: 200, url: request.url)
         try? sink.receive(head)
         for start in stride(from: 0, to: body.count, by: 1024) {
@@ -46,8 +47,9 @@ struct BodyDeliveryTests {
     }
 
     @Test func anAnnouncedLengthOverTheLimitIsRefusedBeforeTheBody() async {
-        let stub = StubTransport().on(.get, "/archive.bin",
-                                      respond: .data(Self.megabyte, headers: ["Content-Length": "\(Self.megabyte.count)"]))
+        let stub = StubTransport().on(
+            .get, "/archive.bin",
+            respond: .data(Self.megabyte, headers: ["Content-Length": "\(Self.megabyte.count)"]))
         let result = await withTransport(stub) { await FilesAPI.limited(maxResponseSize: 65536).request(type: Data.self) }
         #expect(result == .failure(.responseTooLarge(limit: 65536)))
     }

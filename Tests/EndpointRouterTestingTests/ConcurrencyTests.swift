@@ -1,10 +1,11 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Concurrency and task-local isolation")
 struct ConcurrencyTests {
@@ -34,8 +35,10 @@ struct ConcurrencyTests {
     @Test func fiftyParallelTasksEachSeeOnlyTheirOwnStub() async {
         let stubs = (0..<50).map { index in
             StubTransport().on(.get, "/todos/:id") { request in
-                .json(Todo(userId: index, id: Int(request.parameters["id"] ?? "") ?? 0, title: "stub \(index)",
-                           completed: false))
+                .json(
+                    Todo(
+                        userId: index, id: Int(request.parameters["id"] ?? "") ?? 0, title: "stub \(index)",
+                        completed: false))
             }
         }
         let owners = await withTaskGroup(of: (Int, [Int]).self) { group in

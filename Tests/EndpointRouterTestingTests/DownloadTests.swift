@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
 
 /// Collects progress reports from any thread.
 final class ProgressLog: Sendable {
@@ -58,8 +58,9 @@ struct DownloadTests {
     }
 
     @Test func aContentLengthGivesProgressItsTotalFromTheStart() async throws {
-        let stub = StubTransport().on(.get, "/archive.bin",
-                                      respond: .data(Self.archive, headers: ["Content-Length": "\(Self.archive.count)"]))
+        let stub = StubTransport().on(
+            .get, "/archive.bin",
+            respond: .data(Self.archive, headers: ["Content-Length": "\(Self.archive.count)"]))
         try await withTemporaryDirectory { directory in
             let (result, destination, progress) = await Self.download(.archive, through: stub, into: directory)
             #expect(throws: Never.self) { try result.get() }
@@ -111,8 +112,10 @@ struct DownloadTests {
         }
     }
 
-    private static func expectNotFound(_ result: Result<EndpointResponse<URL>, HTTPClientError>,
-                                       sourceLocation: SourceLocation = #_sourceLocation) {
+    private static func expectNotFound(
+        _ result: Result<EndpointResponse<URL>, HTTPClientError>,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         guard case .failure(.unacceptableStatusCode(let response)) = result else {
             Issue.record("expected .unacceptableStatusCode, got \(result)", sourceLocation: sourceLocation)
             return

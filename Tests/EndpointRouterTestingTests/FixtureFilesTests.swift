@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
 
 /// `StubResponse.fixture` answers with a file's bytes and a Content-Type from its extension; a
 /// missing file fails with a message that lists what the directory holds.

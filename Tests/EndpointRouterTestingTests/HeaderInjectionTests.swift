@@ -1,11 +1,12 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
 import HTTPTestServer
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Header injection through every transport the library ships: whoever adds a header with CR, LF or
 /// NUL (the service's `headers` or a middleware), the call fails with `.invalidHeader` and the other
@@ -45,8 +46,9 @@ struct HeaderInjectionTests {
 
     @Test(arguments: TransportUnderTest.all, [false, true])
     func injectedHeaderNeverLeaves(_ kind: TransportUnderTest, _ viaMiddleware: Bool) async throws {
-        let scenario = TransportUnderTest.Scenario(target: "/injected",
-                                                   answer: .respond(status: 200, headers: [:], body: .bytes(Data("{}".utf8))))
+        let scenario = TransportUnderTest.Scenario(
+            target: "/injected",
+            answer: .respond(status: 200, headers: [:], body: .bytes(Data("{}".utf8))))
         try await kind.withServed([scenario]) { served in
             for (name, value) in Self.injections {
                 var endpoint = Endpoint(host: served.baseURL, transport: served.transport)
@@ -57,7 +59,8 @@ struct HeaderInjectionTests {
                 }
                 let result = await endpoint.request(type: Data.self)
                 guard case .failure(.invalidHeader) = result else {
-                    Issue.record("\(kind.name): expected .invalidHeader for \(name.debugDescription): \(value.debugDescription), got \(result)")
+                    Issue.record(
+                        "\(kind.name): expected .invalidHeader for \(name.debugDescription): \(value.debugDescription), got \(result)")
                     continue
                 }
             }

@@ -1,10 +1,11 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Latency and simulated failures")
 struct LatencyAndFailureTests {
@@ -97,8 +98,11 @@ struct LatencyAndFailureTests {
     }
 
     @Test func errorStatusIsAResponseTheClientRejects() async throws {
-        let stub = StubTransport().on(.get, "/todos/9999", respond: .fixture("error-404.json", in: TestPaths.fixtures,
-                                                                            status: 404))
+        let stub = StubTransport().on(
+            .get, "/todos/9999",
+            respond: .fixture(
+                "error-404.json", in: TestPaths.fixtures,
+                status: 404))
         let result = await withTransport(stub) { await TodoAPI.todo(id: 9999).request(type: Todo.self) }
         guard case .failure(.unacceptableStatusCode(let response)) = result else {
             Issue.record("expected .unacceptableStatusCode, got \(result)")

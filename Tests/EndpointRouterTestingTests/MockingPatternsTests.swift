@@ -1,10 +1,11 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 // The five patterns of the guide "Testing code that uses EndpointRouter", as compiling tests.
 // Keep the two in step: the guide quotes this file.
@@ -56,10 +57,12 @@ enum FakeTodoAPI: TodoEndpoints {
     case todos(userId: Int)
 
     static let stub = StubTransport()
-        .on(.get, "/todos", query: ["userId": "1"], respond: .json([
-            Todo(userId: 1, id: 1, title: "Write tests", completed: false),
-            Todo(userId: 1, id: 2, title: "Ship", completed: true),
-        ]))
+        .on(
+            .get, "/todos", query: ["userId": "1"],
+            respond: .json([
+                Todo(userId: 1, id: 1, title: "Write tests", completed: false),
+                Todo(userId: 1, id: 2, title: "Ship", completed: true),
+            ]))
 
     var host: String { "https://api.test" }
     var endpoint: String { "todos" }
@@ -108,8 +111,9 @@ struct MockingPatternsTests {
     }
 
     @Test func pattern3_taskLocalOverrideWithTheAppEnumUnchanged() async throws {
-        let all = try JSONDecoder().decode([Todo].self,
-                                           from: Data(contentsOf: TestPaths.fixtures.appendingPathComponent("todos.json")))
+        let all = try JSONDecoder().decode(
+            [Todo].self,
+            from: Data(contentsOf: TestPaths.fixtures.appendingPathComponent("todos.json")))
         let stub = StubTransport()
             .on(.get, "/todos", query: ["userId": "1"], respond: .json(all.filter { $0.userId == 1 }))
 

@@ -1,11 +1,12 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
 import HTTPTestServer
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Record once from a real HTTP server (in-process, on 127.0.0.1) through the real transport, then
 /// replay offline: the answers must be byte-identical and no secret may reach the files.
@@ -21,13 +22,19 @@ struct RecordRealServerTests {
 
     @Test func recordsThroughURLSessionAndReplaysByteIdentical() async throws {
         let payload = Data(#"{"items":[1,2,3],"note":"ü ✓"}"#.utf8)
-        let server = try TestServer(response: .status(200, headers: [("Content-Type", "application/json"),
-                                                                     ("Set-Cookie", "sid=SETCOOKIE-SECRET-1; Path=/"),
-                                                                     ("X-Request-Id", "abc")], body: payload))
+        let server = try TestServer(
+            response: .status(
+                200,
+                headers: [
+                    ("Content-Type", "application/json"),
+                    ("Set-Cookie", "sid=SETCOOKIE-SECRET-1; Path=/"),
+                    ("X-Request-Id", "abc"),
+                ], body: payload))
         defer { server.stop() }
         try await withTemporaryDirectory { directory in
-            let recorder = RecordingTransport(wrapping: URLSessionTransport.shared, directory: directory,
-                                              redactingQueryKeys: ["api_key"])
+            let recorder = RecordingTransport(
+                wrapping: URLSessionTransport.shared, directory: directory,
+                redactingQueryKeys: ["api_key"])
             let live = try await withTransport(recorder) {
                 try await Secured(host: server.baseURL).response(type: Data.self).get()
             }

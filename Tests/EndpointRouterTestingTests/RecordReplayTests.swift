@@ -1,10 +1,11 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Record and replay")
 struct RecordReplayTests {
@@ -80,23 +81,25 @@ struct RecordReplayTests {
             let name = recorder.fileName(for: request)
             #expect(name.range(of: #"^DELETE_todos_3_[0-9a-f]{8}\.http$"#, options: .regularExpression) != nil)
             let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
-            #expect(text == """
-                DELETE https://api.example.com/todos/3 HTTP/1.1
-                Accept: application/json
+            #expect(
+                text == """
+                    DELETE https://api.example.com/todos/3 HTTP/1.1
+                    Accept: application/json
 
-                ### response
-                HTTP/1.1 204 No Content
+                    ### response
+                    HTTP/1.1 204 No Content
 
 
-                """)
+                    """)
         }
     }
 
     @Test func namesAreStableAndTellRequestsApart() throws {
         let recorder = RecordingTransport(wrapping: StubTransport(), directory: FileManager.default.temporaryDirectory)
         let sortedKeys = try makeRequest(.post, "https://a.example/todos", body: Data(#"{"a":1,"b":[1,2]}"#.utf8))
-        let otherOrder = try makeRequest(.post, "https://b.example/todos", headers: ["Authorization": "x"],
-                                         body: Data(#"{ "b": [1, 2], "a": 1 }"#.utf8))
+        let otherOrder = try makeRequest(
+            .post, "https://b.example/todos", headers: ["Authorization": "x"],
+            body: Data(#"{ "b": [1, 2], "a": 1 }"#.utf8))
         let otherBody = try makeRequest(.post, "https://a.example/todos", body: Data(#"{"a":2}"#.utf8))
         let queryOrder1 = try makeRequest(.get, "https://a.example/todos?a=1&b=2")
         let queryOrder2 = try makeRequest(.get, "https://a.example/todos?b=2&a=1")
@@ -118,8 +121,9 @@ struct RecordReplayTests {
             let text = error.localizedDescription
             #expect(text.contains("GET /todos?userId=7"))
             #expect(text.contains(recorder.fileName(for: unrecorded)))
-            #expect(text.contains(recorder.fileName(for: try makeRequest(.get, "https://api.example.com/todos"))),
-                    "recordings of the same path are listed")
+            #expect(
+                text.contains(recorder.fileName(for: try makeRequest(.get, "https://api.example.com/todos"))),
+                "recordings of the same path are listed")
             #expect(text.contains("RecordingTransport"))
         }
     }

@@ -1,38 +1,48 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Redaction")
 struct RedactionTests {
-    private static let secrets = ["s3cr3t-bearer", "s3cr3t-proxy", "s3cr3t-cookie", "s3cr3t-set-cookie",
-                                  "s3cr3t-api-key", "s3cr3t-query", "s3cr3t-token", "s3cr3t-session"]
+    private static let secrets = [
+        "s3cr3t-bearer", "s3cr3t-proxy", "s3cr3t-cookie", "s3cr3t-set-cookie",
+        "s3cr3t-api-key", "s3cr3t-query", "s3cr3t-token", "s3cr3t-session",
+    ]
 
     private static func server() -> StubTransport {
         StubTransport().on(nil, "*") { request in
-            .json(#"{"ok":true}"#, headers: ["Set-Cookie": "session=s3cr3t-set-cookie; HttpOnly",
-                                             "X-Session": "s3cr3t-session", "X-Request-Id": "42"])
+            .json(
+                #"{"ok":true}"#,
+                headers: [
+                    "Set-Cookie": "session=s3cr3t-set-cookie; HttpOnly",
+                    "X-Session": "s3cr3t-session", "X-Request-Id": "42",
+                ])
         }
     }
 
     private static func request(key: String = "s3cr3t-query", token: String = "s3cr3t-token") throws -> HTTPRequest {
-        try makeRequest(.get, "https://api.example.com/me?api_key=\(key)&Token=\(token)&page=2", headers: [
-            "Authorization": "Bearer s3cr3t-bearer",
-            "proxy-authorization": "Basic s3cr3t-proxy",
-            "Cookie": "id=s3cr3t-cookie",
-            "X-Api-Key": "s3cr3t-api-key",
-            "Accept": "application/json",
-        ])
+        try makeRequest(
+            .get, "https://api.example.com/me?api_key=\(key)&Token=\(token)&page=2",
+            headers: [
+                "Authorization": "Bearer s3cr3t-bearer",
+                "proxy-authorization": "Basic s3cr3t-proxy",
+                "Cookie": "id=s3cr3t-cookie",
+                "X-Api-Key": "s3cr3t-api-key",
+                "Accept": "application/json",
+            ])
     }
 
     @Test func noSecretReachesAnyWrittenFile() async throws {
         try await withTemporaryDirectory { directory in
-            let recorder = RecordingTransport(wrapping: Self.server(), directory: directory,
-                                              redactingHeaders: ["x-api-key", "X-SESSION"],
-                                              redactingQueryKeys: ["api_key", "token"])
+            let recorder = RecordingTransport(
+                wrapping: Self.server(), directory: directory,
+                redactingHeaders: ["x-api-key", "X-SESSION"],
+                redactingQueryKeys: ["api_key", "token"])
             let response = try await recorder.exchange(Self.request())
             #expect(response.headers["X-Session"] == "s3cr3t-session", "the caller gets the response unredacted")
 
@@ -57,8 +67,9 @@ struct RedactionTests {
 
     @Test func replayMatchesWhateverTheRedactedValuesAre() async throws {
         try await withTemporaryDirectory { directory in
-            let recorder = RecordingTransport(wrapping: Self.server(), directory: directory,
-                                              redactingQueryKeys: ["api_key", "token"])
+            let recorder = RecordingTransport(
+                wrapping: Self.server(), directory: directory,
+                redactingQueryKeys: ["api_key", "token"])
             let recorded = try await recorder.exchange(Self.request())
             let replay = ReplayTransport(directory: directory)
             let replayed = try await replay.exchange(Self.request(key: "another-key", token: "another-token"))
@@ -66,8 +77,9 @@ struct RedactionTests {
             #expect(replayed.headers["Set-Cookie"] == "REDACTED")
 
             let otherPage = try makeRequest(.get, "https://api.example.com/me?api_key=k&Token=t&page=3")
-            #expect(await transportError(replay, otherPage)?.urlError?.code == .fileDoesNotExist,
-                    "unredacted items still have to match")
+            #expect(
+                await transportError(replay, otherPage)?.urlError?.code == .fileDoesNotExist,
+                "unredacted items still have to match")
         }
     }
 
@@ -86,14 +98,16 @@ struct RedactionTests {
     }
 
     private static func login(user: String = "ann", password: String) throws -> HTTPRequest {
-        try makeRequest(.post, "https://api.example.com/login", headers: ["Content-Type": "application/json"],
-                        body: Data(#"{"user":"\#(user)","credentials":[{"password":"\#(password)"}]}"#.utf8))
+        try makeRequest(
+            .post, "https://api.example.com/login", headers: ["Content-Type": "application/json"],
+            body: Data(#"{"user":"\#(user)","credentials":[{"password":"\#(password)"}]}"#.utf8))
     }
 
     @Test func jsonMembersAreRedactedInRequestAndResponseBodies() async throws {
         try await withTemporaryDirectory { directory in
-            let recorder = RecordingTransport(wrapping: Self.loginServer(), directory: directory,
-                                              redactingJSONKeys: ["password", "access_token", "refresh_token"])
+            let recorder = RecordingTransport(
+                wrapping: Self.loginServer(), directory: directory,
+                redactingJSONKeys: ["password", "access_token", "refresh_token"])
             let live = try await recorder.exchange(Self.login(password: "s3cr3t-password"))
             #expect(String(decoding: live.body, as: UTF8.self).contains("s3cr3t-access"), "the caller gets the answer unredacted")
 
@@ -117,8 +131,9 @@ struct RedactionTests {
             #expect(replayed.body == Data(redactedAnswer.utf8), "the key is computed after redaction")
             #expect(replayed.headers["Content-Length"] == String(replayed.body.count))
             let otherUser = try Self.login(user: "bob", password: "s3cr3t-password")
-            #expect(await transportError(ReplayTransport(directory: directory), otherUser)?.urlError?.code == .fileDoesNotExist,
-                    "members that are not redacted still have to match")
+            #expect(
+                await transportError(ReplayTransport(directory: directory), otherUser)?.urlError?.code == .fileDoesNotExist,
+                "members that are not redacted still have to match")
         }
     }
 

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
 
 /// Calls `next` twice and returns the second answer, as a retry or a replay after refreshing a token does.
 struct CallTwice: HTTPMiddleware {

@@ -1,10 +1,11 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// One row of the route-matching table: a route, a request, and whether and how it matches.
 struct RouteCase: Sendable, CustomTestStringConvertible {
@@ -27,77 +28,110 @@ struct RouteCase: Sendable, CustomTestStringConvertible {
 private let base = "https://api.example.com"
 
 private let routeCases: [RouteCase] = [
-    RouteCase(name: "exact path", method: .get, pattern: "/todos",
-              requestMethod: .get, url: "\(base)/todos", captures: [:]),
-    RouteCase(name: "pattern without leading slash", method: .get, pattern: "todos",
-              requestMethod: .get, url: "\(base)/todos", captures: [:]),
-    RouteCase(name: "exact path rejects a trailing slash", method: .get, pattern: "/todos",
-              requestMethod: .get, url: "\(base)/todos/", captures: nil),
-    RouteCase(name: "exact path rejects a longer path", method: .get, pattern: "/todos",
-              requestMethod: .get, url: "\(base)/todos/1", captures: nil),
-    RouteCase(name: "root path", method: .get, pattern: "/",
-              requestMethod: .get, url: base, captures: [:]),
-    RouteCase(name: ":id captures one segment", method: .get, pattern: "/todos/:id",
-              requestMethod: .get, url: "\(base)/todos/42", captures: ["id": "42"]),
-    RouteCase(name: ":id does not span segments", method: .get, pattern: "/todos/:id",
-              requestMethod: .get, url: "\(base)/todos/42/comments", captures: nil),
-    RouteCase(name: ":id needs a non-empty segment", method: .get, pattern: "/todos/:id",
-              requestMethod: .get, url: "\(base)/todos/", captures: nil),
-    RouteCase(name: ":name is percent-decoded", method: .get, pattern: "/users/:name",
-              requestMethod: .get, url: "\(base)/users/john%20doe", captures: ["name": "john doe"]),
-    RouteCase(name: "an encoded slash stays inside its segment", method: .get, pattern: "/users/:name",
-              requestMethod: .get, url: "\(base)/users/a%2Fb", captures: ["name": "a/b"]),
-    RouteCase(name: "two captures", method: .get, pattern: "/users/:userId/todos/:id",
-              requestMethod: .get, url: "\(base)/users/3/todos/9", captures: ["userId": "3", "id": "9"]),
-    RouteCase(name: "literal segments compare decoded", method: .get, pattern: "/users/john doe",
-              requestMethod: .get, url: "\(base)/users/john%20doe", captures: [:]),
-    RouteCase(name: "* matches the rest", method: .get, pattern: "/files/*",
-              requestMethod: .get, url: "\(base)/files/a/b/c.txt", captures: ["*": "a/b/c.txt"]),
-    RouteCase(name: "* matches nothing", method: .get, pattern: "/files/*",
-              requestMethod: .get, url: "\(base)/files", captures: ["*": ""]),
-    RouteCase(name: "* alone matches every path", method: nil, pattern: "*",
-              requestMethod: .patch, url: "\(base)/any/where", captures: ["*": "any/where"]),
-    RouteCase(name: "* does not match another prefix", method: .get, pattern: "/files/*",
-              requestMethod: .get, url: "\(base)/images/a.png", captures: nil),
-    RouteCase(name: "method mismatch", method: .post, pattern: "/todos",
-              requestMethod: .get, url: "\(base)/todos", captures: nil),
-    RouteCase(name: "nil method matches any", method: nil, pattern: "/todos",
-              requestMethod: .delete, url: "\(base)/todos", captures: [:]),
-    RouteCase(name: "query item matches, extra items allowed", method: .get, pattern: "/todos", query: ["userId": "1"],
-              requestMethod: .get, url: "\(base)/todos?_limit=5&userId=1", captures: [:]),
-    RouteCase(name: "query values compare decoded", method: .get, pattern: "/search", query: ["q": "a b&c"],
-              requestMethod: .get, url: "\(base)/search?q=a%20b%26c", captures: [:]),
-    RouteCase(name: "+ in a query reads as a space", method: .get, pattern: "/search", query: ["q": "a b"],
-              requestMethod: .get, url: "\(base)/search?q=a+b", captures: [:]),
-    RouteCase(name: "query value mismatch", method: .get, pattern: "/todos", query: ["userId": "1"],
-              requestMethod: .get, url: "\(base)/todos?userId=2", captures: nil),
-    RouteCase(name: "query item missing", method: .get, pattern: "/todos", query: ["userId": "1"],
-              requestMethod: .get, url: "\(base)/todos", captures: nil),
-    RouteCase(name: "query written in the pattern", method: .get, pattern: "/todos?userId=1",
-              requestMethod: .get, url: "\(base)/todos?userId=1", captures: [:]),
-    RouteCase(name: "query in the pattern must match", method: .get, pattern: "/todos?userId=1",
-              requestMethod: .get, url: "\(base)/todos?userId=3", captures: nil),
-    RouteCase(name: "repeated query item matches any of its values", method: .get, pattern: "/todos",
-              query: ["id[]": "2"], requestMethod: .get, url: "\(base)/todos?id%5B%5D=1&id%5B%5D=2", captures: [:]),
-    RouteCase(name: "header names are case-insensitive", method: .get, pattern: "/me", headers: ["x-api-key": "k1"],
-              requestMethod: .get, url: "\(base)/me", requestHeaders: ["X-API-Key": "k1"], captures: [:]),
-    RouteCase(name: "header value mismatch", method: .get, pattern: "/me", headers: ["X-Api-Key": "k1"],
-              requestMethod: .get, url: "\(base)/me", requestHeaders: ["X-Api-Key": "k2"], captures: nil),
-    RouteCase(name: "header missing", method: .get, pattern: "/me", headers: ["X-Api-Key": "k1"],
-              requestMethod: .get, url: "\(base)/me", captures: nil),
-    RouteCase(name: "body predicate passes", method: .post, pattern: "/todos",
-              body: { String(decoding: $0, as: UTF8.self).contains("\"title\"") },
-              requestMethod: .post, url: "\(base)/todos", requestBody: Data(#"{"title":"x"}"#.utf8), captures: [:]),
-    RouteCase(name: "body predicate fails", method: .post, pattern: "/todos", body: { $0.isEmpty },
-              requestMethod: .post, url: "\(base)/todos", requestBody: Data("x".utf8), captures: nil),
+    RouteCase(
+        name: "exact path", method: .get, pattern: "/todos",
+        requestMethod: .get, url: "\(base)/todos", captures: [:]),
+    RouteCase(
+        name: "pattern without leading slash", method: .get, pattern: "todos",
+        requestMethod: .get, url: "\(base)/todos", captures: [:]),
+    RouteCase(
+        name: "exact path rejects a trailing slash", method: .get, pattern: "/todos",
+        requestMethod: .get, url: "\(base)/todos/", captures: nil),
+    RouteCase(
+        name: "exact path rejects a longer path", method: .get, pattern: "/todos",
+        requestMethod: .get, url: "\(base)/todos/1", captures: nil),
+    RouteCase(
+        name: "root path", method: .get, pattern: "/",
+        requestMethod: .get, url: base, captures: [:]),
+    RouteCase(
+        name: ":id captures one segment", method: .get, pattern: "/todos/:id",
+        requestMethod: .get, url: "\(base)/todos/42", captures: ["id": "42"]),
+    RouteCase(
+        name: ":id does not span segments", method: .get, pattern: "/todos/:id",
+        requestMethod: .get, url: "\(base)/todos/42/comments", captures: nil),
+    RouteCase(
+        name: ":id needs a non-empty segment", method: .get, pattern: "/todos/:id",
+        requestMethod: .get, url: "\(base)/todos/", captures: nil),
+    RouteCase(
+        name: ":name is percent-decoded", method: .get, pattern: "/users/:name",
+        requestMethod: .get, url: "\(base)/users/john%20doe", captures: ["name": "john doe"]),
+    RouteCase(
+        name: "an encoded slash stays inside its segment", method: .get, pattern: "/users/:name",
+        requestMethod: .get, url: "\(base)/users/a%2Fb", captures: ["name": "a/b"]),
+    RouteCase(
+        name: "two captures", method: .get, pattern: "/users/:userId/todos/:id",
+        requestMethod: .get, url: "\(base)/users/3/todos/9", captures: ["userId": "3", "id": "9"]),
+    RouteCase(
+        name: "literal segments compare decoded", method: .get, pattern: "/users/john doe",
+        requestMethod: .get, url: "\(base)/users/john%20doe", captures: [:]),
+    RouteCase(
+        name: "* matches the rest", method: .get, pattern: "/files/*",
+        requestMethod: .get, url: "\(base)/files/a/b/c.txt", captures: ["*": "a/b/c.txt"]),
+    RouteCase(
+        name: "* matches nothing", method: .get, pattern: "/files/*",
+        requestMethod: .get, url: "\(base)/files", captures: ["*": ""]),
+    RouteCase(
+        name: "* alone matches every path", method: nil, pattern: "*",
+        requestMethod: .patch, url: "\(base)/any/where", captures: ["*": "any/where"]),
+    RouteCase(
+        name: "* does not match another prefix", method: .get, pattern: "/files/*",
+        requestMethod: .get, url: "\(base)/images/a.png", captures: nil),
+    RouteCase(
+        name: "method mismatch", method: .post, pattern: "/todos",
+        requestMethod: .get, url: "\(base)/todos", captures: nil),
+    RouteCase(
+        name: "nil method matches any", method: nil, pattern: "/todos",
+        requestMethod: .delete, url: "\(base)/todos", captures: [:]),
+    RouteCase(
+        name: "query item matches, extra items allowed", method: .get, pattern: "/todos", query: ["userId": "1"],
+        requestMethod: .get, url: "\(base)/todos?_limit=5&userId=1", captures: [:]),
+    RouteCase(
+        name: "query values compare decoded", method: .get, pattern: "/search", query: ["q": "a b&c"],
+        requestMethod: .get, url: "\(base)/search?q=a%20b%26c", captures: [:]),
+    RouteCase(
+        name: "+ in a query reads as a space", method: .get, pattern: "/search", query: ["q": "a b"],
+        requestMethod: .get, url: "\(base)/search?q=a+b", captures: [:]),
+    RouteCase(
+        name: "query value mismatch", method: .get, pattern: "/todos", query: ["userId": "1"],
+        requestMethod: .get, url: "\(base)/todos?userId=2", captures: nil),
+    RouteCase(
+        name: "query item missing", method: .get, pattern: "/todos", query: ["userId": "1"],
+        requestMethod: .get, url: "\(base)/todos", captures: nil),
+    RouteCase(
+        name: "query written in the pattern", method: .get, pattern: "/todos?userId=1",
+        requestMethod: .get, url: "\(base)/todos?userId=1", captures: [:]),
+    RouteCase(
+        name: "query in the pattern must match", method: .get, pattern: "/todos?userId=1",
+        requestMethod: .get, url: "\(base)/todos?userId=3", captures: nil),
+    RouteCase(
+        name: "repeated query item matches any of its values", method: .get, pattern: "/todos",
+        query: ["id[]": "2"], requestMethod: .get, url: "\(base)/todos?id%5B%5D=1&id%5B%5D=2", captures: [:]),
+    RouteCase(
+        name: "header names are case-insensitive", method: .get, pattern: "/me", headers: ["x-api-key": "k1"],
+        requestMethod: .get, url: "\(base)/me", requestHeaders: ["X-API-Key": "k1"], captures: [:]),
+    RouteCase(
+        name: "header value mismatch", method: .get, pattern: "/me", headers: ["X-Api-Key": "k1"],
+        requestMethod: .get, url: "\(base)/me", requestHeaders: ["X-Api-Key": "k2"], captures: nil),
+    RouteCase(
+        name: "header missing", method: .get, pattern: "/me", headers: ["X-Api-Key": "k1"],
+        requestMethod: .get, url: "\(base)/me", captures: nil),
+    RouteCase(
+        name: "body predicate passes", method: .post, pattern: "/todos",
+        body: { String(decoding: $0, as: UTF8.self).contains("\"title\"") },
+        requestMethod: .post, url: "\(base)/todos", requestBody: Data(#"{"title":"x"}"#.utf8), captures: [:]),
+    RouteCase(
+        name: "body predicate fails", method: .post, pattern: "/todos", body: { $0.isEmpty },
+        requestMethod: .post, url: "\(base)/todos", requestBody: Data("x".utf8), captures: nil),
 ]
 
 @Suite("Route matching")
 struct RouteMatchingTests {
     @Test(arguments: routeCases)
     func matching(_ row: RouteCase) async throws {
-        let stub = StubTransport().on(row.method, row.pattern, query: row.query, headers: row.headers,
-                                      body: row.body) { request in .json(request.parameters) }
+        let stub = StubTransport().on(
+            row.method, row.pattern, query: row.query, headers: row.headers,
+            body: row.body
+        ) { request in .json(request.parameters) }
         let request = try makeRequest(row.requestMethod, row.url, headers: row.requestHeaders, body: row.requestBody)
         let response: HTTPResponse
         do {
@@ -135,8 +169,9 @@ struct RouteMatchingTests {
     }
 
     @Test func responseCarriesStatusHeadersAndRequestURL() async throws {
-        let stub = StubTransport().on(.get, "/todos/1",
-                                      respond: .json(#"{"id":1}"#, status: 201, headers: ["ETag": "\"v1\""]))
+        let stub = StubTransport().on(
+            .get, "/todos/1",
+            respond: .json(#"{"id":1}"#, status: 201, headers: ["ETag": "\"v1\""]))
         let request = try makeRequest(.get, "\(base)/todos/1")
         let response = try await stub.exchange(request)
         #expect(response.statusCode == 201)

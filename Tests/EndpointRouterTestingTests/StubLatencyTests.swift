@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
 
 /// `delayed(by:)` with a nonsensical delay answers at once instead of hanging or failing, and a
 /// request made by a task that is already cancelled gets `.cancelled`, not an answer.
@@ -11,8 +11,9 @@ struct StubLatencyTests {
     func aNegativeOrNonFiniteDelayAnswersAtOnce(_ seconds: TimeInterval) async throws {
         let stub = StubTransport().on(.get, "/x", respond: .text("now").delayed(by: seconds))
         let started = ContinuousClock.now
-        let response = try await stub.exchange(try makeRequest(.get, "https://api.example.com/x"),
-                                               context: makeContext(seconds: 5))
+        let response = try await stub.exchange(
+            try makeRequest(.get, "https://api.example.com/x"),
+            context: makeContext(seconds: 5))
         #expect(response.body == Data("now".utf8))
         #expect(ContinuousClock.now - started < .seconds(2))
     }

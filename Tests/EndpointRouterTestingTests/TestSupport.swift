@@ -1,10 +1,11 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A todo as JSONPlaceholder and the fixtures write it.
 struct Todo: Codable, Sendable, Equatable {
@@ -144,8 +145,10 @@ extension HTTPClientError {
 }
 
 /// The error a transport threw into `sink`, or `nil` when it answered.
-func sendError(_ transport: any HTTPTransport, _ request: HTTPRequest, into sink: any ResponseBodySink,
-               context: RequestContext = makeContext()) async -> HTTPClientError? {
+func sendError(
+    _ transport: any HTTPTransport, _ request: HTTPRequest, into sink: any ResponseBodySink,
+    context: RequestContext = makeContext()
+) async -> HTTPClientError? {
     do {
         _ = try await transport.send(request, context: context, sink: sink)
         return nil
@@ -155,8 +158,10 @@ func sendError(_ transport: any HTTPTransport, _ request: HTTPRequest, into sink
 }
 
 /// The error a transport threw, or `nil` when it answered.
-func transportError(_ transport: any HTTPTransport, _ request: HTTPRequest,
-                    context: RequestContext = makeContext()) async -> HTTPClientError? {
+func transportError(
+    _ transport: any HTTPTransport, _ request: HTTPRequest,
+    context: RequestContext = makeContext()
+) async -> HTTPClientError? {
     do {
         _ = try await transport.exchange(request, context: context)
         return nil
@@ -214,11 +219,13 @@ func bounded<R: Sendable>(
             work.withLock { $0 }?.cancel()
             first.resume(nil)
         }
-        work.withLock { $0 = Task {
-            let value = await operation()
-            timer.cancel()
-            first.resume(value)
-        } }
+        work.withLock {
+            $0 = Task {
+                let value = await operation()
+                timer.cancel()
+                first.resume(value)
+            }
+        }
     }
     if result == nil { Issue.record("did not finish within \(seconds) s", sourceLocation: sourceLocation) }
     return result

@@ -1,11 +1,12 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
 import HTTPTestServer
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The `HTTPTransport` contract, checked the same way for every transport the library ships, each
 /// called directly with `send(_:context:sink:)` and a sink that records every call.
@@ -186,8 +187,9 @@ struct TransportConformanceTests {
             #expect(outcome.error != nil, "nothing answered, yet send returned \(String(describing: outcome.head))")
             #expect(took < .seconds(1), "send ended \(took) after it was called with 0.3 s to go")
             let how = outcome.error == .cancelled ? "once cancelled at the deadline" : "by itself"
-            print("conformance 7 [\(kind.name)]: ended \(how) \(took) after the call, "
-                  + "\(cancelledAt.duration(to: outcome.returnedAt)) after the deadline, with \(String(describing: outcome.error))")
+            print(
+                "conformance 7 [\(kind.name)]: ended \(how) \(took) after the call, "
+                    + "\(cancelledAt.duration(to: outcome.returnedAt)) after the deadline, with \(String(describing: outcome.error))")
         }
     }
 
@@ -212,28 +214,35 @@ struct TransportConformanceTests {
 // MARK: - The scenarios
 
 extension TransportUnderTest.Scenario {
-    static let redirect = Self(target: "/moved", answer: .respond(
-        status: 302, headers: ["Location": "/landing", "Content-Type": "text/plain"], body: .bytes(Data("moved".utf8))))
+    static let redirect = Self(
+        target: "/moved",
+        answer: .respond(
+            status: 302, headers: ["Location": "/landing", "Content-Type": "text/plain"], body: .bytes(Data("moved".utf8))))
     /// Where the redirect points: a transport that follows it gets a 200 from here.
     static let landing = Self(target: "/landing", answer: .respond(status: 200, headers: [:], body: .bytes(Data("landed".utf8))))
 
     static func failing(_ status: Int) -> Self {
-        Self(target: "/status/\(status)", answer: .respond(
-            status: status, headers: ["Content-Type": "text/plain", "X-Test": "a"], body: .bytes(Data("status \(status)".utf8))))
+        Self(
+            target: "/status/\(status)",
+            answer: .respond(
+                status: status, headers: ["Content-Type": "text/plain", "X-Test": "a"], body: .bytes(Data("status \(status)".utf8))))
     }
 
     static let pattern300KiB = Self(target: "/pattern/300k", answer: .respond(status: 200, headers: [:], body: .pattern(count: 300 * 1024)))
-    static let pattern5MiB = Self(target: "/pattern/5m", answer: .respond(status: 200, headers: [:], body: .pattern(count: 5 * 1024 * 1024)))
-    static let pattern20MiB = Self(target: "/pattern/20m", answer: .respond(status: 200, headers: [:], body: .pattern(count: 20 * 1024 * 1024)))
+    static let pattern5MiB = Self(
+        target: "/pattern/5m", answer: .respond(status: 200, headers: [:], body: .pattern(count: 5 * 1024 * 1024)))
+    static let pattern20MiB = Self(
+        target: "/pattern/20m", answer: .respond(status: 200, headers: [:], body: .pattern(count: 20 * 1024 * 1024)))
     static let endless = Self(target: "/endless", answer: .respond(status: 200, headers: [:], body: .endless))
     static let silent = Self(target: "/silent", answer: .never)
 
     /// Not UTF-8, with a CRLF, a NUL and a byte that no text has.
     static let uploadBody = Data("line one\r\nü, {\"a\":1}".utf8) + Data([0x00, 0xFF, 0x7F])
-    static let upload = Self(method: .post, target: "/upload/items?q=a%20b&n=1",
-                             requestHeaders: ["X-Trace": "abc-123", "Content-Type": "application/octet-stream"],
-                             requestBody: uploadBody,
-                             answer: .respond(status: 201, headers: [:], body: .bytes(Data("created".utf8))))
+    static let upload = Self(
+        method: .post, target: "/upload/items?q=a%20b&n=1",
+        requestHeaders: ["X-Trace": "abc-123", "Content-Type": "application/octet-stream"],
+        requestBody: uploadBody,
+        answer: .respond(status: 201, headers: [:], body: .bytes(Data("created".utf8))))
 }
 
 // MARK: - Calling a transport
@@ -311,17 +320,20 @@ extension TransportConformanceTests {
         let cancelledAt = ContinuousClock.now
         task.cancel()
         let cancelReturned = cancelledAt.duration(to: .now)
-        let outcome = try #require(await bounded(2, sourceLocation: sourceLocation) { await task.value },
-                                   sourceLocation: sourceLocation)
+        let outcome = try #require(
+            await bounded(2, sourceLocation: sourceLocation) { await task.value },
+            sourceLocation: sourceLocation)
         sink.seal(at: outcome.returnedAt)
         let ended = cancelledAt.duration(to: outcome.returnedAt)
-        #expect(outcome.error == .cancelled, "send ended with \(String(describing: outcome.result))",
-                sourceLocation: sourceLocation)
+        #expect(
+            outcome.error == .cancelled, "send ended with \(String(describing: outcome.result))",
+            sourceLocation: sourceLocation)
         #expect(ended < .milliseconds(50), "send ended \(ended) after task.cancel()", sourceLocation: sourceLocation)
         #expect(cancelReturned < .milliseconds(50), "task.cancel() took \(cancelReturned)", sourceLocation: sourceLocation)
         try await Task.sleep(for: .milliseconds(50))
-        print("conformance \(label) [\(kind.name)]: task.cancel() returned in \(cancelReturned), send ended "
-              + "\(ended) after it; \(writesBefore) pieces before the cancel, \(sink.callsAfterSealing) after send returned")
+        print(
+            "conformance \(label) [\(kind.name)]: task.cancel() returned in \(cancelReturned), send ended "
+                + "\(ended) after it; \(writesBefore) pieces before the cancel, \(sink.callsAfterSealing) after send returned")
     }
 }
 

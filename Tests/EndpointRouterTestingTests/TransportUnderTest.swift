@@ -1,11 +1,12 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
 import HTTPTestServer
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// One kind of transport the conformance tests run against, and how to make it answer a test's
 /// scenarios without the scenarios knowing which kind it is:
@@ -34,9 +35,11 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
     static let urlSession = TransportUnderTest(name: "URLSessionTransport", engine: .live { _ in URLSessionTransport() })
     static let stub = TransportUnderTest(name: "StubTransport", engine: .stub)
     static let replay = TransportUnderTest(name: "ReplayTransport", engine: .replay)
-    static let recording = TransportUnderTest(name: "RecordingTransport(URLSessionTransport)", engine: .live { scratch in
-        RecordingTransport(wrapping: URLSessionTransport(), directory: scratch.appendingPathComponent("recordings"))
-    })
+    static let recording = TransportUnderTest(
+        name: "RecordingTransport(URLSessionTransport)",
+        engine: .live { scratch in
+            RecordingTransport(wrapping: URLSessionTransport(), directory: scratch.appendingPathComponent("recordings"))
+        })
 
     /// Whether it can keep an answer back for as long as a test likes (a server that never answers).
     /// A recording is answered as soon as it is read, so replay cannot.
@@ -130,24 +133,30 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
                     Self.scripted(scenarios.first { $0.path == request.path })
                 }
                 defer { server.stop() }
-                try await body(Served(transport: make(scratch), baseURL: server.baseURL,
-                                      requestsSeen: { server.requests.map(SeenRequest.init) }))
+                try await body(
+                    Served(
+                        transport: make(scratch), baseURL: server.baseURL,
+                        requestsSeen: { server.requests.map(SeenRequest.init) }))
 
             case .stub:
                 let stub = StubTransport()
                 for scenario in scenarios {
                     stub.on(nil, scenario.path, respond: Self.stubbed(scenario))
                 }
-                try await body(Served(transport: stub, baseURL: Self.offlineBaseURL,
-                                      requestsSeen: { stub.capturedRequests.map(SeenRequest.init) }))
+                try await body(
+                    Served(
+                        transport: stub, baseURL: Self.offlineBaseURL,
+                        requestsSeen: { stub.capturedRequests.map(SeenRequest.init) }))
 
             case .replay:
                 let recordings = scratch.appendingPathComponent("recordings")
                 try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
                 try Self.writeRecordings(of: scenarios, in: recordings)
                 let replay = ReplayTransport(directory: recordings)
-                try await body(Served(transport: replay, baseURL: Self.offlineBaseURL,
-                                      requestsSeen: { replay.capturedRequests.map(SeenRequest.init) }))
+                try await body(
+                    Served(
+                        transport: replay, baseURL: Self.offlineBaseURL,
+                        requestsSeen: { replay.capturedRequests.map(SeenRequest.init) }))
             }
         }
     }
@@ -157,8 +166,9 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
 
     private static func request(for scenario: Scenario, baseURL: String) throws -> HTTPRequest {
         guard let url = URL(string: baseURL + scenario.target) else { throw TestFailure("not a URL: \(baseURL)\(scenario.target)") }
-        return HTTPRequest(method: scenario.method, url: url, headers: scenario.requestHeaders,
-                           body: scenario.requestBody.map { .data($0) })
+        return HTTPRequest(
+            method: scenario.method, url: url, headers: scenario.requestHeaders,
+            body: scenario.requestBody.map { .data($0) })
     }
 
     private static func bytes(of body: Scenario.Body) -> Data {

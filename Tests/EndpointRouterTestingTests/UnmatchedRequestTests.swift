@@ -1,10 +1,11 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Unmatched requests")
 struct UnmatchedRequestTests {
@@ -36,8 +37,9 @@ struct UnmatchedRequestTests {
     }
 
     @Test func credentialsStayOutOfTheMessage() async throws {
-        let stub = StubTransport().on(.get, "/me", headers: ["Authorization": "Bearer expected-secret"],
-                                      respond: .status(200))
+        let stub = StubTransport().on(
+            .get, "/me", headers: ["Authorization": "Bearer expected-secret"],
+            respond: .status(200))
         let request = try makeRequest(.get, "https://api.example.com/me", headers: ["Authorization": "Bearer sent-secret"])
         let text = try #require(await transportError(stub, request)).localizedDescription
         #expect(text.contains("header 'Authorization' has a different value"))
@@ -64,8 +66,9 @@ struct CapturedRequestTests {
     @Test func partsAreTakenApart() async throws {
         let stub = StubTransport { _ in .status(204) }
         let body = try JSONEncoder().encode(NewTodo(userId: 1, title: "Write tests", completed: false))
-        let request = try makeRequest(.post, "https://api.example.com/todos?tag=a%20b&ids%5B%5D=1&ids%5B%5D=2&q=x+y",
-                                      headers: ["Content-Type": "application/json"], body: body)
+        let request = try makeRequest(
+            .post, "https://api.example.com/todos?tag=a%20b&ids%5B%5D=1&ids%5B%5D=2&q=x+y",
+            headers: ["Content-Type": "application/json"], body: body)
         _ = try await stub.exchange(request, context: makeContext(endpoint: "TodoAPI.create", attempt: 3))
         let sent = try #require(stub.lastRequest)
         #expect(sent.request == request)

@@ -1,6 +1,6 @@
-import Foundation
 import EndpointRouter
 import EndpointRouterTesting
+import Foundation
 import Testing
 
 /// `withTransport` hands back its body's error with its type, so tests match `HTTPClientError`
@@ -43,8 +43,9 @@ struct WithTransportTests {
     }
 
     @Test func anUntypedBodyStillWorksAndUsesTheStub() async throws {
-        let stub = StubTransport().on(.get, "/todos/1",
-                                      respond: .json(#"{"userId": 1, "id": 1, "title": "t", "completed": false}"#))
+        let stub = StubTransport().on(
+            .get, "/todos/1",
+            respond: .json(#"{"userId": 1, "id": 1, "title": "t", "completed": false}"#))
         let todo = try await withTransport(stub) { try await TodoAPI.todo(id: 1).request(type: Todo.self).get() }
         #expect(todo.title == "t")
         #expect(stub.capturedRequests.count == 1)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
 
 extension Serialized {
@@ -55,9 +56,11 @@ extension Serialized {
             let host = server.baseURL
             let transport = URLSessionTransport()
             let task = Task {
-                await TestEndpoint(host: host, endpoint: "endless", timeout: how == "deadline" ? 0.3 : 30,
-                                   maxResponseSize: how == "limit" ? 4 * 1024 * 1024 : nil, transport: transport)
-                    .request(type: Data.self)
+                await TestEndpoint(
+                    host: host, endpoint: "endless", timeout: how == "deadline" ? 0.3 : 30,
+                    maxResponseSize: how == "limit" ? 4 * 1024 * 1024 : nil, transport: transport
+                )
+                .request(type: Data.self)
             }
             if how == "cancel" {
                 try await Task.sleep(nanoseconds: 100_000_000)
@@ -68,7 +71,9 @@ extension Serialized {
             #expect(result.failure != nil)
             let ended = await server.waitForConnectionEnd(index: 1, timeout: 10)
             let closedAfter = ended.map { $0 - failedAt }
-            print("abandoned transfer (\(how)): the server saw the connection end \(closedAfter.map { "\($0)" } ?? "not within 10 s") after the caller got \(result.failure.map { "\($0)" } ?? "-")")
+            print(
+                "abandoned transfer (\(how)): the server saw the connection end \(closedAfter.map { "\($0)" } ?? "not within 10 s") after the caller got \(result.failure.map { "\($0)" } ?? "-")"
+            )
             withKnownIssue("corelibs' URLSessionTask.cancel() waits for a work queue a fast transfer holds", isIntermittent: true) {
                 #expect(closedAfter.map { $0 < .seconds(2) } == true)
             }
@@ -107,7 +112,9 @@ extension Serialized {
             }
             download.cancel()
             _ = await download.value
-            print("small requests to another host during a \(mebibytes) MiB download: slowest \(worst) of \(samples), \(failures.count) failed \(failures.first.map { "(\($0))" } ?? "")")
+            print(
+                "small requests to another host during a \(mebibytes) MiB download: slowest \(worst) of \(samples), \(failures.count) failed \(failures.first.map { "(\($0))" } ?? "")"
+            )
             // Only a timeout is starvation; any other failure is a defect of ours.
             #expect(failures.allSatisfy { if case .timedOut = $0 { true } else { false } })
             withKnownIssue("corelibs serves every URLSession transfer from one work queue", isIntermittent: true) {

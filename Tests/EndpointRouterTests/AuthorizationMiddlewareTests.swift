@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import HTTPTestServer
+import Testing
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Authorization middleware")
 struct AuthorizationMiddlewareTests {
@@ -25,12 +27,14 @@ struct AuthorizationMiddlewareTests {
         let server = try Self.freshTokenServer()
         defer { server.stop() }
         let refreshes = Counter()
-        let store = CredentialStore(credential: { .bearer("expired") }, refresh: { rejected in
-            refreshes.increment()
-            #expect(rejected == .bearer("expired"))
-            try? await Task.sleep(for: .milliseconds(50))
-            return .refreshed(.bearer("fresh"))
-        })
+        let store = CredentialStore(
+            credential: { .bearer("expired") },
+            refresh: { rejected in
+                refreshes.increment()
+                #expect(rejected == .bearer("expired"))
+                try? await Task.sleep(for: .milliseconds(50))
+                return .refreshed(.bearer("fresh"))
+            })
         let endpoint = OptionedEndpoint(host: server.baseURL, middlewares: [AuthorizationMiddleware(store, host: server.baseURL)])
         let results = await withTaskGroup(of: (String, Result<String, HTTPClientError>).self) { group in
             for index in 0..<50 {
@@ -56,11 +60,13 @@ struct AuthorizationMiddlewareTests {
     enum FeedAPI: HTTPClient {
         case item(String)
         static let refreshes = Counter()
-        static let credentials = CredentialStore(credential: { .bearer("expired") }, refresh: { _ in
-            refreshes.increment()
-            try? await Task.sleep(for: .milliseconds(50))
-            return .refreshed(.bearer("fresh"))
-        })
+        static let credentials = CredentialStore(
+            credential: { .bearer("expired") },
+            refresh: { _ in
+                refreshes.increment()
+                try? await Task.sleep(for: .milliseconds(50))
+                return .refreshed(.bearer("fresh"))
+            })
         static let server = Locked<TestServer?>(nil)
 
         var host: String { Self.server.withLock { $0?.baseURL } ?? "http://127.0.0.1:1" }
@@ -89,11 +95,13 @@ struct AuthorizationMiddlewareTests {
         let server = try Self.freshTokenServer()
         defer { server.stop() }
         let refreshes = Counter()
-        let store = CredentialStore(credential: { .bearer("expired") }, refresh: { _ in
-            refreshes.increment()
-            try? await Task.sleep(for: .milliseconds(50))
-            return .failed
-        })
+        let store = CredentialStore(
+            credential: { .bearer("expired") },
+            refresh: { _ in
+                refreshes.increment()
+                try? await Task.sleep(for: .milliseconds(50))
+                return .failed
+            })
         let endpoint = OptionedEndpoint(host: server.baseURL, middlewares: [AuthorizationMiddleware(store, host: server.baseURL)])
         let results = await withTaskGroup(of: Result<String, HTTPClientError>.self) { group in
             for index in 0..<20 {
@@ -116,14 +124,16 @@ struct AuthorizationMiddlewareTests {
 
     @Test func loggingOutAsksTheProviderAgain() async throws {
         let loads = Counter()
-        let store = CredentialStore(credential: {
-            loads.increment() == 1 ? .bearer("revoked") : .bearer("fresh")
-        }, refresh: { _ in .loggedOut })
+        let store = CredentialStore(
+            credential: {
+                loads.increment() == 1 ? .bearer("revoked") : .bearer("fresh")
+            }, refresh: { _ in .loggedOut })
         let transport = ClosureTransport { request in
             HTTPResponse(statusCode: request.headers["Authorization"] == "Bearer fresh" ? 200 : 401)
         }
-        let endpoint = OptionedEndpoint(host: "https://api.example.com", transport: transport,
-                                        middlewares: [AuthorizationMiddleware(store, host: "https://api.example.com")])
+        let endpoint = OptionedEndpoint(
+            host: "https://api.example.com", transport: transport,
+            middlewares: [AuthorizationMiddleware(store, host: "https://api.example.com")])
         #expect(await endpoint.request(type: EmptyResponse.self).failure?.response?.statusCode == 401)
         #expect(await endpoint.request(type: EmptyResponse.self).failure == nil)
         #expect(loads.count == 2)
@@ -132,15 +142,18 @@ struct AuthorizationMiddlewareTests {
     @Test func theStormGuardFailsFast() async throws {
         let refreshes = Counter()
         let sent = Counter()
-        let store = CredentialStore(maximumRefreshes: 2, per: .seconds(60), credential: { .bearer("t0") }, refresh: { _ in
-            .refreshed(.bearer("t\(refreshes.increment())"))
-        })
+        let store = CredentialStore(
+            maximumRefreshes: 2, per: .seconds(60), credential: { .bearer("t0") },
+            refresh: { _ in
+                .refreshed(.bearer("t\(refreshes.increment())"))
+            })
         let transport = ClosureTransport { _ in
             sent.increment()
             return HTTPResponse(statusCode: 401)
         }
-        let endpoint = OptionedEndpoint(host: "https://api.example.com", transport: transport,
-                                        middlewares: [AuthorizationMiddleware(store, host: "https://api.example.com")])
+        let endpoint = OptionedEndpoint(
+            host: "https://api.example.com", transport: transport,
+            middlewares: [AuthorizationMiddleware(store, host: "https://api.example.com")])
         #expect(await endpoint.request(type: EmptyResponse.self).failure?.response?.statusCode == 401)
         #expect(await endpoint.request(type: EmptyResponse.self).failure?.response?.statusCode == 401)
         let third = await endpoint.request(type: EmptyResponse.self)
@@ -156,9 +169,11 @@ struct AuthorizationMiddlewareTests {
 
     @Test func aRequestOvertakenByARefreshDoesNotRefreshAgain() async throws {
         let refreshes = Counter()
-        let store = CredentialStore(credential: { .bearer("old") }, refresh: { _ in
-            .refreshed(.bearer("new\(refreshes.increment())"))
-        })
+        let store = CredentialStore(
+            credential: { .bearer("old") },
+            refresh: { _ in
+                .refreshed(.bearer("new\(refreshes.increment())"))
+            })
         let sentWithOld = await store.issue()
         let alsoSentWithOld = await store.issue()
         #expect(try await store.refresh(rejected: sentWithOld) == .bearer("new1"))
@@ -171,10 +186,12 @@ struct AuthorizationMiddlewareTests {
 
     @Test func signingInReplaysRejectedRequestsWithoutARefresh() async throws {
         let refreshes = Counter()
-        let store = CredentialStore(credential: { nil }, refresh: { _ in
-            refreshes.increment()
-            return .failed
-        })
+        let store = CredentialStore(
+            credential: { nil },
+            refresh: { _ in
+                refreshes.increment()
+                return .failed
+            })
         let anonymous = await store.issue()
         #expect(anonymous.credential == nil)
         await store.set(.bearer("signed-in"))
@@ -219,15 +236,18 @@ struct AuthorizationMiddlewareTests {
         defer { server.stop() }
         let cases: [(Credential, (RecordedRequest) -> Bool)] = [
             (.bearer("abc.def"), { $0.header("Authorization") == "Bearer abc.def" }),
-            (.basic(username: "ada", password: "pä:ss"),
-             { $0.header("Authorization") == "Basic " + Data("ada:pä:ss".utf8).base64EncodedString() }),
+            (
+                .basic(username: "ada", password: "pä:ss"),
+                { $0.header("Authorization") == "Basic " + Data("ada:pä:ss".utf8).base64EncodedString() }
+            ),
             (.header(name: "X-API-Key", value: "k1"), { $0.header("X-API-Key") == "k1" && $0.header("Authorization") == nil }),
             (.query(name: "api_key", value: "k 2&x"), { $0.query == "page=1&api_key=k%202%26x" && $0.header("Authorization") == nil }),
         ]
         for (index, (credential, check)) in cases.enumerated() {
             let store = CredentialStore(credential: { credential }, refresh: { _ in .failed })
-            let endpoint = OptionedEndpoint(host: server.baseURL, endpoint: "items?api_key=stale&page=1",
-                                            middlewares: [AuthorizationMiddleware(store, host: server.baseURL)])
+            let endpoint = OptionedEndpoint(
+                host: server.baseURL, endpoint: "items?api_key=stale&page=1",
+                middlewares: [AuthorizationMiddleware(store, host: server.baseURL)])
             #expect(await endpoint.request(type: String.self) == .success("ok"))
             let request = try #require(server.requests.last)
             #expect(server.requests.count == index + 1)
@@ -237,8 +257,10 @@ struct AuthorizationMiddlewareTests {
     }
 
     @Test func aPrintedCredentialHidesItsSecret() {
-        let credentials: [Credential] = [.bearer("s3cret"), .basic(username: "ada", password: "s3cret"),
-                                         .header(name: "X-API-Key", value: "s3cret"), .query(name: "api_key", value: "s3cret")]
+        let credentials: [Credential] = [
+            .bearer("s3cret"), .basic(username: "ada", password: "s3cret"),
+            .header(name: "X-API-Key", value: "s3cret"), .query(name: "api_key", value: "s3cret"),
+        ]
         for credential in credentials {
             for text in ["\(credential)", String(reflecting: credential), "\([credential])", "\(CredentialRefresh.refreshed(credential))"] {
                 #expect(!text.contains("s3cret") && text.contains("<redacted>"), "\(text)")
@@ -248,8 +270,9 @@ struct AuthorizationMiddlewareTests {
 
     @Test func aBadHostIsAnActionableError() async throws {
         let store = CredentialStore(credential: { .bearer("secret") }, refresh: { _ in .failed })
-        let endpoint = OptionedEndpoint(host: "https://api.example.com", transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },
-                                        middlewares: [AuthorizationMiddleware(store, host: "api.example.com")])
+        let endpoint = OptionedEndpoint(
+            host: "https://api.example.com", transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },
+            middlewares: [AuthorizationMiddleware(store, host: "api.example.com")])
         guard case .failure(.badURL(let reason)) = await endpoint.request(type: EmptyResponse.self) else {
             Issue.record("expected .badURL")
             return

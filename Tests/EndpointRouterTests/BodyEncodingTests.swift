@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 @Suite("Bodies: JSON parameters, RequestBody, multipart")
@@ -12,13 +13,17 @@ struct BodyEncodingTests {
     }
 
     static let jsonRows: [Row] = [
-        Row(name: "sorted keys and scalars", parameters: ["b": true, "a": 1, "c": 1.5, "d": "x", "e": NSNull()],
+        Row(
+            name: "sorted keys and scalars", parameters: ["b": true, "a": 1, "c": 1.5, "d": "x", "e": NSNull()],
             expected: #"{"a":1,"b":true,"c":1.5,"d":"x","e":null}"#),
-        Row(name: "escaping", parameters: ["s": "quote\" back\\ nl\n tab\t ctl\u{01} /ü✓"],
+        Row(
+            name: "escaping", parameters: ["s": "quote\" back\\ nl\n tab\t ctl\u{01} /ü✓"],
             expected: #"{"s":"quote\" back\\ nl\n tab\t ctl\u0001 /ü✓"}"#),
-        Row(name: "nesting", parameters: ["a": [1, "two", ["x": false]], "o": ["k": [] as [Any]]],
+        Row(
+            name: "nesting", parameters: ["a": [1, "two", ["x": false]], "o": ["k": [] as [Any]]],
             expected: #"{"a":[1,"two",{"x":false}],"o":{"k":[]}}"#),
-        Row(name: "optionals", parameters: ["none": Optional<Int>.none as Any, "some": Optional(3) as Any],
+        Row(
+            name: "optionals", parameters: ["none": Optional<Int>.none as Any, "some": Optional(3) as Any],
             expected: #"{"none":null,"some":3}"#),
         Row(name: "bool stays bool, int stays int", parameters: ["one": 1, "yes": true], expected: #"{"one":1,"yes":true}"#),
     ]
@@ -54,7 +59,10 @@ struct BodyEncodingTests {
     }
 
     @Test func encodableBodyUsesTheEndpointEncoderAndParametersGoToQuery() throws {
-        struct NewTodo: Encodable, Sendable { let title: String; let dueDate: Date }
+        struct NewTodo: Encodable, Sendable {
+            let title: String
+            let dueDate: Date
+        }
         struct API: HTTPClient {
             var host: String { "https://api.example.com" }
             var endpoint: String { "todos" }
@@ -91,8 +99,10 @@ struct BodyEncodingTests {
     }
 
     @Test func formBodySortsAndEscapes() throws {
-        let request = try TestEndpoint(endpoint: "login", method: .post,
-                                       body: .form(["user": "ann", "password": "p+s&w=rd ü"])).makeURLRequest()
+        let request = try TestEndpoint(
+            endpoint: "login", method: .post,
+            body: .form(["user": "ann", "password": "p+s&w=rd ü"])
+        ).makeURLRequest()
         #expect(request.bodyText == "password=p%2Bs%26w%3Drd%20%C3%BC&user=ann")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
     }
@@ -105,8 +115,10 @@ struct BodyEncodingTests {
     }
 
     @Test func endpointContentTypeWins() throws {
-        let request = try TestEndpoint(endpoint: "x", method: .post, parameters: ["a": 1],
-                                       headers: ["content-type": "application/vnd.api+json"]).makeURLRequest()
+        let request = try TestEndpoint(
+            endpoint: "x", method: .post, parameters: ["a": 1],
+            headers: ["content-type": "application/vnd.api+json"]
+        ).makeURLRequest()
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/vnd.api+json")
     }
 
@@ -133,9 +145,15 @@ struct BodyEncodingTests {
         let request = try TestEndpoint(endpoint: "upload", method: .post, body: .multipart(form)).makeURLRequest()
         var expected = Data()
         expected.append(Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHoliday \"2026\"\r\n".utf8))
-        expected.append(Data("--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"beach%0D%0A.png\"\r\nContent-Type: image/png\r\n\r\n".utf8))
+        expected.append(
+            Data(
+                "--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"beach%0D%0A.png\"\r\nContent-Type: image/png\r\n\r\n"
+                    .utf8))
         expected.append(Data([0x89, 0x50]))
-        expected.append(Data("\r\n--XyZ\r\nContent-Disposition: form-data; name=\"blob\"; filename=\"blob.bin\"\r\nContent-Type: application/octet-stream\r\n\r\nraw\r\n--XyZ--\r\n".utf8))
+        expected.append(
+            Data(
+                "\r\n--XyZ\r\nContent-Disposition: form-data; name=\"blob\"; filename=\"blob.bin\"\r\nContent-Type: application/octet-stream\r\n\r\nraw\r\n--XyZ--\r\n"
+                    .utf8))
         #expect(request.httpBody == expected)
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "multipart/form-data; boundary=XyZ")
     }

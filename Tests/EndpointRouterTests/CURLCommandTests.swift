@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 /// The `curl` command the logging middleware prints must send what the request sent: HEAD as
@@ -23,8 +24,9 @@ struct CURLCommandTests {
         let body = Data(repeating: UInt8(ascii: "a"), count: CURLCommand.bodyLimit + 1)
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/plain")
-        let command = CURLCommand.of(HTTPRequest(method: .post, url: url, headers: headers, body: .data(body)),
-                                     redaction: Redaction())
+        let command = CURLCommand.of(
+            HTTPRequest(method: .post, url: url, headers: headers, body: .data(body)),
+            redaction: Redaction())
         #expect(command.hasSuffix("# body of \(CURLCommand.bodyLimit + 1) bytes left out"))
         #expect(!command.contains("--data-binary"))
         #expect(!command.contains("aaaa"))

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
 
 /// The HTTP cache against a server that counts what reaches it; time is a clock the test moves, so
@@ -21,10 +22,13 @@ struct CachingMiddlewareTests {
         return ResponseCache(memoryBudget: memoryBudget, directory: directory, diskBudget: 1024 * 1024, now: { clock.now })
     }
 
-    func endpoint(_ server: TestServer, _ path: String, cache: ResponseCache, headers: [String: String]? = nil,
-                  policy: CachePolicy = .useProtocol) -> MiddlewareEndpoint {
-        var endpoint = MiddlewareEndpoint(host: server.baseURL, endpoint: path, headers: headers,
-                                          middlewares: [CachingMiddleware(cache: cache)])
+    func endpoint(
+        _ server: TestServer, _ path: String, cache: ResponseCache, headers: [String: String]? = nil,
+        policy: CachePolicy = .useProtocol
+    ) -> MiddlewareEndpoint {
+        var endpoint = MiddlewareEndpoint(
+            host: server.baseURL, endpoint: path, headers: headers,
+            middlewares: [CachingMiddleware(cache: cache)])
         endpoint.options.cachePolicy = policy
         return endpoint
     }
@@ -44,9 +48,14 @@ struct CachingMiddlewareTests {
 
     @Test func expiresMinusDateIsTheFreshnessWithoutMaxAge() async throws {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
-        let server = try TestServer(response: .status(200, headers: [(name: "Date", value: HTTPDate.format(date)),
-                                                                      (name: "Expires", value: HTTPDate.format(date + 120))],
-                                                      body: "until expiry"))
+        let server = try TestServer(
+            response: .status(
+                200,
+                headers: [
+                    (name: "Date", value: HTTPDate.format(date)),
+                    (name: "Expires", value: HTTPDate.format(date + 120)),
+                ],
+                body: "until expiry"))
         defer { server.stop() }
         let endpoint = endpoint(server, "expires", cache: makeCache())
         _ = await endpoint.request(type: String.self)
@@ -65,12 +74,20 @@ struct CachingMiddlewareTests {
     @Test func afterExpiryA304IsAnsweredAsTheCached200WithUpdatedHeaders() async throws {
         let server = try TestServer { request in
             if request.header("If-None-Match") == "\"v1\"" {
-                return .status(304, headers: [(name: "ETag", value: "\"v1\""), (name: "Cache-Control", value: "max-age=60"),
-                                              (name: "X-Revision", value: "2")])
+                return .status(
+                    304,
+                    headers: [
+                        (name: "ETag", value: "\"v1\""), (name: "Cache-Control", value: "max-age=60"),
+                        (name: "X-Revision", value: "2"),
+                    ])
             }
-            return .status(200, headers: [(name: "ETag", value: "\"v1\""), (name: "Cache-Control", value: "max-age=60"),
-                                          (name: "X-Revision", value: "1"), (name: "Content-Type", value: "text/plain")],
-                           body: "cached body")
+            return .status(
+                200,
+                headers: [
+                    (name: "ETag", value: "\"v1\""), (name: "Cache-Control", value: "max-age=60"),
+                    (name: "X-Revision", value: "1"), (name: "Content-Type", value: "text/plain"),
+                ],
+                body: "cached body")
         }
         defer { server.stop() }
         let cache = makeCache()
@@ -94,8 +111,9 @@ struct CachingMiddlewareTests {
         let modified = "Sun, 01 Nov 2026 10:00:00 GMT"
         let server = try TestServer { request in
             if request.header("If-Modified-Since") == modified { return .status(304) }
-            return .status(200, headers: [(name: "Last-Modified", value: modified), (name: "Cache-Control", value: "no-cache")],
-                           body: "report")
+            return .status(
+                200, headers: [(name: "Last-Modified", value: modified), (name: "Cache-Control", value: "no-cache")],
+                body: "report")
         }
         defer { server.stop() }
         let endpoint = endpoint(server, "report", cache: makeCache())
@@ -106,8 +124,13 @@ struct CachingMiddlewareTests {
     }
 
     @Test func noStoreIsNeverStored() async throws {
-        let server = try TestServer(response: .status(200, headers: [(name: "Cache-Control", value: "no-store, max-age=60"),
-                                                                      (name: "ETag", value: "\"x\"")], body: "secret"))
+        let server = try TestServer(
+            response: .status(
+                200,
+                headers: [
+                    (name: "Cache-Control", value: "no-store, max-age=60"),
+                    (name: "ETag", value: "\"x\""),
+                ], body: "secret"))
         defer { server.stop() }
         let cache = makeCache()
         let endpoint = endpoint(server, "account", cache: cache)
@@ -127,22 +150,24 @@ struct CachingMiddlewareTests {
         func get(_ path: String) async { _ = await endpoint(server, path, cache: cache).request(type: String.self) }
         await get("a")
         await get("b")
-        await get("a")           // a hit: a is now the most recently used
+        await get("a")  // a hit: a is now the most recently used
         #expect(server.requests.count == 2)
-        await get("c")           // evicts b
+        await get("c")  // evicts b
         #expect(cache.memoryUsage <= 3000)
         #expect(cache.memoryUsage > 2000)
         await get("a")
-        #expect(server.requests.count == 3)   // a was kept
+        #expect(server.requests.count == 3)  // a was kept
         await get("b")
-        #expect(server.requests.count == 4)   // b was evicted
+        #expect(server.requests.count == 4)  // b was evicted
         #expect(server.requests.map(\.path) == ["/a", "/b", "/c", "/b"])
         #expect(cache.memoryUsage <= 3000)
     }
 
     @Test func aResponseLargerThanTheBudgetIsNotKept() async throws {
-        let server = try TestServer(response: .status(200, headers: [(name: "Cache-Control", value: "max-age=600")],
-                                                      body: String(repeating: "y", count: 5000)))
+        let server = try TestServer(
+            response: .status(
+                200, headers: [(name: "Cache-Control", value: "max-age=600")],
+                body: String(repeating: "y", count: 5000)))
         defer { server.stop() }
         let cache = makeCache(memoryBudget: 3000)
         let endpoint = endpoint(server, "big", cache: cache)
@@ -172,9 +197,14 @@ struct CachingMiddlewareTests {
     }
 
     @Test func setCookieIsNeverStored() async throws {
-        let server = try TestServer(response: .status(200, headers: [(name: "Cache-Control", value: "max-age=60"),
-                                                                      (name: "Set-Cookie", value: "sid=abc; Path=/"),
-                                                                      (name: "X-Kept", value: "yes")], body: "page"))
+        let server = try TestServer(
+            response: .status(
+                200,
+                headers: [
+                    (name: "Cache-Control", value: "max-age=60"),
+                    (name: "Set-Cookie", value: "sid=abc; Path=/"),
+                    (name: "X-Kept", value: "yes"),
+                ], body: "page"))
         defer { server.stop() }
         let cache = makeCache(directory: FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)"))
         defer { if let directory = cache.directory { try? FileManager.default.removeItem(at: directory) } }
@@ -209,8 +239,10 @@ struct CachingMiddlewareTests {
     }
 
     @Test func theDiskBudgetIsKept() async throws {
-        let server = try TestServer(response: .status(200, headers: [(name: "Cache-Control", value: "max-age=600")],
-                                                      body: String(repeating: "z", count: 400)))
+        let server = try TestServer(
+            response: .status(
+                200, headers: [(name: "Cache-Control", value: "max-age=600")],
+                body: String(repeating: "z", count: 400)))
         defer { server.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -230,8 +262,9 @@ struct CachingMiddlewareTests {
 
     @Test func varyIsHonoured() async throws {
         let server = try TestServer { request in
-            .status(200, headers: [(name: "Cache-Control", value: "max-age=60"), (name: "Vary", value: "Accept-Language")],
-                    body: request.header("Accept-Language") ?? "none")
+            .status(
+                200, headers: [(name: "Cache-Control", value: "max-age=60"), (name: "Vary", value: "Accept-Language")],
+                body: request.header("Accept-Language") ?? "none")
         }
         defer { server.stop() }
         let cache = makeCache()
@@ -289,8 +322,13 @@ struct CachingMiddlewareTests {
 
     @Test(arguments: ["nan", "inf", "-5", "1e400", "99999999999999999999", "9223372036854775807"])
     func anyAgeHeaderIsSafe(age: String) async throws {
-        let server = try TestServer(response: .status(200, headers: [(name: "Cache-Control", value: "max-age=60"), (name: "Age", value: age),
-                                                                      (name: "ETag", value: "\"e\"")], body: "aged"))
+        let server = try TestServer(
+            response: .status(
+                200,
+                headers: [
+                    (name: "Cache-Control", value: "max-age=60"), (name: "Age", value: age),
+                    (name: "ETag", value: "\"e\""),
+                ], body: "aged"))
         defer { server.stop() }
         let endpoint = endpoint(server, "aged", cache: makeCache())
         #expect(await endpoint.request(type: String.self) == .success("aged"))

@@ -1,11 +1,13 @@
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 extension Serialized {
     @Suite("Concurrency: completion handlers, cancellation, actors")

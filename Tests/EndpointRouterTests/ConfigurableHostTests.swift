@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 import EndpointRouter
+import Foundation
 import HTTPTestServer
+import Testing
 
 /// The pattern the README shows for a host chosen at run time (staging or production, a host read
 /// at start-up): Swift 6 rejects a mutable `static var`, so the host lives in a small lock-guarded
@@ -24,7 +24,9 @@ struct ConfigurableHostTests {
         case ping(APIEnvironment)
 
         var host: String {
-            switch self { case .ping(let environment): environment.current }
+            switch self {
+            case .ping(let environment): environment.current
+            }
         }
         var endpoint: String { "ping" }
     }

@@ -1,6 +1,6 @@
+import EndpointRouter
 import Foundation
 import Testing
-import EndpointRouter
 
 /// `EndpointResponse.decode(_:)` (reading an API's error payload) fails with `.decodingFailed` whose
 /// reason names the failing field by its path, indices included.
@@ -10,8 +10,9 @@ struct DecodingFailureMessageTests {
 
     func response(_ json: String) -> EndpointResponse<Data> {
         let data = Data(json.utf8)
-        return EndpointResponse(value: data, statusCode: 422, headers: HTTPHeaders(), data: data,
-                                request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
+        return EndpointResponse(
+            value: data, statusCode: 422, headers: HTTPHeaders(), data: data,
+            request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
     }
 
     func reason(decoding json: String, as type: (some Decodable).Type) -> String? {

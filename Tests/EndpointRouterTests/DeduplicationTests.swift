@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
 
 extension Serialized {
@@ -21,8 +22,9 @@ extension Serialized {
         }
 
         static func endpoint(_ server: TestServer, inFlight: InFlightRequests, deduplicate: Bool = true) -> MiddlewareEndpoint {
-            var endpoint = MiddlewareEndpoint(host: server.baseURL, endpoint: "shared", headers: ["Accept": "text/plain"],
-                                              middlewares: [DeduplicationMiddleware(sharing: inFlight)])
+            var endpoint = MiddlewareEndpoint(
+                host: server.baseURL, endpoint: "shared", headers: ["Accept": "text/plain"],
+                middlewares: [DeduplicationMiddleware(sharing: inFlight)])
             endpoint.options.deduplicate = deduplicate
             return endpoint
         }
@@ -67,8 +69,9 @@ extension Serialized {
             let server = try Self.countingServer()
             defer { server.stop() }
             // The computed-property way: a new DeduplicationMiddleware() for every call, on the shared store.
-            let endpoint = MiddlewareEndpoint(host: server.baseURL, endpoint: "fresh-\(UUID().uuidString)",
-                                              middlewares: [DeduplicationMiddleware()])
+            let endpoint = MiddlewareEndpoint(
+                host: server.baseURL, endpoint: "fresh-\(UUID().uuidString)",
+                middlewares: [DeduplicationMiddleware()])
             let results = await withTaskGroup(of: Result<String, HTTPClientError>.self) { group in
                 for _ in 0..<5 {
                     group.addTask {

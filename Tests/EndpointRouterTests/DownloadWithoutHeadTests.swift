@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 /// Downloads through transports that skip parts of the sink protocol (a custom transport that never
@@ -11,7 +12,8 @@ struct DownloadWithoutHeadTests {
         let status: Int
         let body: Data
         func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-            -> HTTPResponseHead {
+            -> HTTPResponseHead
+        {
             if !body.isEmpty { try sink.write(body) }
             return HTTPResponseHead(statusCode: status, url: request.url)
         }

@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Requests through the default transport to an in-process server: bytes on the wire and every
 /// error case, end to end.
@@ -14,8 +16,10 @@ struct EndToEndTests {
         let body = try fixture("todos.json")
         let server = try TestServer(response: .status(200, headers: [("Content-Type", "application/json")], body: body))
         defer { server.stop() }
-        let todos = try await TestEndpoint(host: server.baseURL, path: "/v1", endpoint: "todos",
-                                           parameters: ["userId": 1, "q": "a+b c"]).request(type: [Todo].self).get()
+        let todos = try await TestEndpoint(
+            host: server.baseURL, path: "/v1", endpoint: "todos",
+            parameters: ["userId": 1, "q": "a+b c"]
+        ).request(type: [Todo].self).get()
         #expect(todos.count == 200)
         #expect(todos.first == Todo(userId: 1, id: 1, title: todos[0].title, completed: todos[0].completed))
         let received = try #require(server.requests.first)
@@ -29,9 +33,11 @@ struct EndToEndTests {
     @Test func postSendsJSONBodyByteExact() async throws {
         let server = try TestServer(response: .json(#"{"userId":1,"id":201,"title":"x","completed":false}"#, status: 201))
         defer { server.stop() }
-        let response = try await TestEndpoint(host: server.baseURL, endpoint: "todos", method: .post,
-                                              parameters: ["title": "x", "userId": 1, "completed": false])
-            .response(type: Todo.self).get()
+        let response = try await TestEndpoint(
+            host: server.baseURL, endpoint: "todos", method: .post,
+            parameters: ["title": "x", "userId": 1, "completed": false]
+        )
+        .response(type: Todo.self).get()
         #expect(response.statusCode == 201)
         #expect(response.value.id == 201)
         #expect(response.headers["content-type"] == "application/json")
@@ -43,8 +49,10 @@ struct EndToEndTests {
     }
 
     @Test func notFoundCarriesTheErrorPayload() async throws {
-        let server = try TestServer(response: .status(404, headers: [("Content-Type", "application/json")],
-                                                      body: try fixture("error-404.json")))
+        let server = try TestServer(
+            response: .status(
+                404, headers: [("Content-Type", "application/json")],
+                body: try fixture("error-404.json")))
         defer { server.stop() }
         let result = await TestEndpoint(host: server.baseURL, endpoint: "todos/9999").request(type: Todo.self)
         guard case .failure(.unacceptableStatusCode(let response)) = result else {
@@ -135,9 +143,7 @@ struct EndToEndTests {
     }
 
     @Test func closedPortIsATransportError() async throws {
-        let server = try TestServer(response: .status(200))
-        let url = server.baseURL
-        server.stop()
+        let url = "http://127.0.0.1:\(try RawServer.closedPort())"
         let result = await TestEndpoint(host: url, endpoint: "x").request(type: Data.self)
         guard case .failure(.transport(let error)) = result else {
             Issue.record("expected .transport, got \(result)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 /// Error descriptions end up in logs and crash reports: no query value, userinfo or body in them.
@@ -40,11 +41,13 @@ struct ErrorDescriptionTests {
     @Test func unacceptableStatusShowsNeitherQueryValuesNorUserinfoNorBody() throws {
         let url = try #require(URL(string: "https://user:hunter2@api.example.com/v1/login?api_key=K3Y&token=T0K"))
         let body = Data(#"{"password":"hunter2"}"#.utf8)
-        let response = EndpointResponse(value: body, statusCode: 401, headers: HTTPHeaders(), data: body,
-                                        request: HTTPRequest(url: url), url: url)
+        let response = EndpointResponse(
+            value: body, statusCode: 401, headers: HTTPHeaders(), data: body,
+            request: HTTPRequest(url: url), url: url)
         let error = HTTPClientError.unacceptableStatusCode(response)
-        #expect(error.description == "https://<redacted>@api.example.com/v1/login?api_key=<redacted>&token=<redacted> answered "
-            + "with status 401; its body (22 bytes) is in the error's `response`.")
+        #expect(
+            error.description == "https://<redacted>@api.example.com/v1/login?api_key=<redacted>&token=<redacted> answered "
+                + "with status 401; its body (22 bytes) is in the error's `response`.")
         Self.expectNoSecret(error)
         #expect(error.response?.data == body, "the body stays available to the caller")
     }
@@ -61,8 +64,9 @@ struct ErrorDescriptionTests {
 
     @Test func emptyBodyIsNotMentioned() {
         let url = URL(string: "https://api.example.com/x")
-        let response = EndpointResponse(value: Data(), statusCode: 500, headers: HTTPHeaders(), data: Data(),
-                                        request: HTTPRequest(url: url ?? fixturesDirectory), url: url)
+        let response = EndpointResponse(
+            value: Data(), statusCode: 500, headers: HTTPHeaders(), data: Data(),
+            request: HTTPRequest(url: url ?? fixturesDirectory), url: url)
         #expect(HTTPClientError.unacceptableStatusCode(response).description == "https://api.example.com/x answered with status 500.")
     }
 
@@ -76,8 +80,10 @@ struct ErrorDescriptionTests {
     }
 
     @Test func badHostShowsNoCredentialsOrQueryValues() {
-        for host in ["https://user:hunter2@api.example.com", "https://api.example.com?api_key=K3Y", "https://api.example.com#T0K",
-                     "ftp://user:hunter2@api.example.com/?api_key=K3Y"] {
+        for host in [
+            "https://user:hunter2@api.example.com", "https://api.example.com?api_key=K3Y", "https://api.example.com#T0K",
+            "ftp://user:hunter2@api.example.com/?api_key=K3Y",
+        ] {
             let error = #expect(throws: HTTPClientError.self) { try TestEndpoint(host: host, endpoint: "x").makeRequest() }
             Self.expectNoSecret(error)
         }
@@ -131,8 +137,10 @@ struct ErrorDescriptionTests {
             try TestEndpoint(endpoint: "reset/\(segment: "../hunter2")").makeRequest()
         }
         Self.expectNoSecret(segmentError)
-        for error in [HTTPClientError.timedOut, .cancelled, .invalidResponse, .responseTooLarge(limit: 10),
-                      .invalidPathSegment(position: 1, reason: .empty)] {
+        for error in [
+            HTTPClientError.timedOut, .cancelled, .invalidResponse, .responseTooLarge(limit: 10),
+            .invalidPathSegment(position: 1, reason: .empty),
+        ] {
             #expect(!error.description.isEmpty)
         }
     }

@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// One hostile server behaviour and what the caller must get for it.
 ///
@@ -75,11 +77,17 @@ struct Fault: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     static func server(_ response: ScriptedResponse) -> @Sendable () throws -> Served {
-        { let server = try TestServer(response: response); return Served(baseURL: server.baseURL, stop: server.stop) }
+        {
+            let server = try TestServer(response: response)
+            return Served(baseURL: server.baseURL, stop: server.stop)
+        }
     }
 
     static func raw(_ steps: [RawServer.Step]) -> @Sendable () throws -> Served {
-        { let server = try RawServer(steps: steps); return Served(baseURL: server.baseURL, stop: server.stop) }
+        {
+            let server = try RawServer(steps: steps)
+            return Served(baseURL: server.baseURL, stop: server.stop)
+        }
     }
 
     static let mebibyte = 1024 * 1024
@@ -92,56 +100,80 @@ struct Fault: Sendable, CustomTestStringConvertible {
         },
         Fault(name: "reset before the status line", expected: .transport(.networkConnectionLost), serve: raw([.reset])),
         Fault(name: "closed without a response", expected: .transport(.networkConnectionLost), serve: raw([])),
-        Fault(name: "closed mid-body (Content-Length)", expected: .transport(.networkConnectionLost),
-              serve: server(.stream(headers: [("Content-Length", "100000")], total: 1000))),
-        Fault(name: "closed mid-body (chunked)", expected: .transport(.networkConnectionLost),
-              serve: raw([.send(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n100\r\nabc".utf8))])),
-        Fault(name: "reset mid-body", expected: .transport(.networkConnectionLost),
-              serve: raw([.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc".utf8)), .pause(0.05), .reset])),
-        Fault(name: "malformed status line", expected: .transport(.cannotParseResponse),
-              serve: raw([.send(Array("HTTX/1.1 two-hundred OK\r\n\r\n".utf8))])),
-        Fault(name: "unsupported HTTP version", expected: .transport(.cannotParseResponse),
-              serve: raw([.send(Array("HTTP/7.1 200 OK\r\nContent-Length: 0\r\n\r\n".utf8))])),
-        Fault(name: "header line without a colon", expected: .transport(.cannotParseResponse),
-              serve: raw([.send(RawServer.head(rawHeader: Array("NoColonHere".utf8)))])),
-        Fault(name: "header value not UTF-8", expected: .transport(.cannotParseResponse),
-              serve: raw([.send(RawServer.head(rawHeader: Array("X-Name: caf".utf8) + [0xE9]))])),
+        Fault(
+            name: "closed mid-body (Content-Length)", expected: .transport(.networkConnectionLost),
+            serve: server(.stream(headers: [("Content-Length", "100000")], total: 1000))),
+        Fault(
+            name: "closed mid-body (chunked)", expected: .transport(.networkConnectionLost),
+            serve: raw([.send(Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n100\r\nabc".utf8))])),
+        Fault(
+            name: "reset mid-body", expected: .transport(.networkConnectionLost),
+            serve: raw([.send(Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc".utf8)), .pause(0.05), .reset])),
+        Fault(
+            name: "malformed status line", expected: .transport(.cannotParseResponse),
+            serve: raw([.send(Array("HTTX/1.1 two-hundred OK\r\n\r\n".utf8))])),
+        Fault(
+            name: "unsupported HTTP version", expected: .transport(.cannotParseResponse),
+            serve: raw([.send(Array("HTTP/7.1 200 OK\r\nContent-Length: 0\r\n\r\n".utf8))])),
+        Fault(
+            name: "header line without a colon", expected: .transport(.cannotParseResponse),
+            serve: raw([.send(RawServer.head(rawHeader: Array("NoColonHere".utf8)))])),
+        Fault(
+            name: "header value not UTF-8", expected: .transport(.cannotParseResponse),
+            serve: raw([.send(RawServer.head(rawHeader: Array("X-Name: caf".utf8) + [0xE9]))])),
         Fault(name: "64 KiB header section", expected: .success(bodyBytes: 0), serve: server(.withHeaderBlock(bytes: 64 * 1024))),
-        Fault(name: "1 MiB header section", expected: .transport(.cannotParseResponse),
-              serve: server(.withHeaderBlock(bytes: mebibyte))),
-        Fault(name: "1 MiB header line", expected: .transport(.cannotParseResponse),
-              serve: server(.withHeaderBlock(bytes: mebibyte, lineLength: mebibyte))),
-        Fault(name: "body above the size limit", expected: .responseTooLarge(limit: mebibyte),
-              serve: server(.stream(total: 8 * Int64(mebibyte)))),
-        Fault(name: "gzip bomb", stallsTheNextRequest: true, expected: .responseTooLarge(limit: mebibyte),
-              serve: { let bomb = try ScriptedResponse.gzipBomb(expandedBytes: 64 * mebibyte); return try server(.gzipEncoded(bomb))() }),
-        Fault(name: "corrupt gzip", expected: .transport(.cannotDecodeContentData),
-              serve: server(.gzipEncoded(ScriptedResponse.corruptGzip))),
-        Fault(name: "slow drip past the deadline", timeout: 0.5, expected: .timedOut,
-              serve: server(.stream(chunk: 16, total: 100_000, interval: 0.05))),
+        Fault(
+            name: "1 MiB header section", expected: .transport(.cannotParseResponse),
+            serve: server(.withHeaderBlock(bytes: mebibyte))),
+        Fault(
+            name: "1 MiB header line", expected: .transport(.cannotParseResponse),
+            serve: server(.withHeaderBlock(bytes: mebibyte, lineLength: mebibyte))),
+        Fault(
+            name: "body above the size limit", expected: .responseTooLarge(limit: mebibyte),
+            serve: server(.stream(total: 8 * Int64(mebibyte)))),
+        Fault(
+            name: "gzip bomb", stallsTheNextRequest: true, expected: .responseTooLarge(limit: mebibyte),
+            serve: {
+                let bomb = try ScriptedResponse.gzipBomb(expandedBytes: 64 * mebibyte)
+                return try server(.gzipEncoded(bomb))()
+            }),
+        Fault(
+            name: "corrupt gzip", expected: .transport(.cannotDecodeContentData),
+            serve: server(.gzipEncoded(ScriptedResponse.corruptGzip))),
+        Fault(
+            name: "slow drip past the deadline", timeout: 0.5, expected: .timedOut,
+            serve: server(.stream(chunk: 16, total: 100_000, interval: 0.05))),
         Fault(name: "server that never answers", timeout: 0.5, expected: .timedOut, serve: server(.hang)),
-        Fault(name: "endless body with cancel", timeout: 5, maxResponseSize: nil, stallsTheNextRequest: true,
-              cancelAfter: .milliseconds(300), expected: .cancelled, serve: server(.stream(chunk: 16 * 1024))),
-        Fault(name: "redirect loop", expected: .transport(.httpTooManyRedirects),
-              serve: server(.redirect(status: 302, location: "/loop"))),
-        Fault(name: "Location that is not a URL", expected: .transport(.badServerResponse),
-              serve: server(.redirect(status: 301, location: "http://[::1"))),
-        Fault(name: "invalid UTF-8 requested as String", decoded: .string, expected: .decodingFailed,
-              serve: server(.status(200, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data([0x61, 0xFF, 0xFE])))),
-        Fault(name: "204 with a body", decoded: .empty, expected: .success(bodyBytes: 0),
-              serve: raw([.send(Array("HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello".utf8))])),
-        Fault(name: "JSON of the wrong shape", decoded: .todo, expected: .decodingFailed,
-              serve: server(.json(#"{"userId":"one","id":[],"title":1}"#))),
-        Fault(name: "empty body where JSON is expected", decoded: .todo, expected: .decodingFailed,
-              serve: server(.status(200, headers: [("Content-Type", "application/json")], body: Data()))),
+        Fault(
+            name: "endless body with cancel", timeout: 5, maxResponseSize: nil, stallsTheNextRequest: true,
+            cancelAfter: .milliseconds(300), expected: .cancelled, serve: server(.stream(chunk: 16 * 1024))),
+        Fault(
+            name: "redirect loop", expected: .transport(.httpTooManyRedirects),
+            serve: server(.redirect(status: 302, location: "/loop"))),
+        Fault(
+            name: "Location that is not a URL", expected: .transport(.badServerResponse),
+            serve: server(.redirect(status: 301, location: "http://[::1"))),
+        Fault(
+            name: "invalid UTF-8 requested as String", decoded: .string, expected: .decodingFailed,
+            serve: server(.status(200, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Data([0x61, 0xFF, 0xFE])))),
+        Fault(
+            name: "204 with a body", decoded: .empty, expected: .success(bodyBytes: 0),
+            serve: raw([.send(Array("HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nhello".utf8))])),
+        Fault(
+            name: "JSON of the wrong shape", decoded: .todo, expected: .decodingFailed,
+            serve: server(.json(#"{"userId":"one","id":[],"title":1}"#))),
+        Fault(
+            name: "empty body where JSON is expected", decoded: .todo, expected: .decodingFailed,
+            serve: server(.status(200, headers: [("Content-Type", "application/json")], body: Data()))),
     ]
 
     /// Sends one request with credentials to `baseURL` through `transport`; the result
     /// keeps the body's byte count on success.
     func request(to baseURL: String, through transport: any HTTPTransport) async -> Result<Int, HTTPClientError> {
-        let endpoint = TestEndpoint(host: baseURL, endpoint: "x", parameters: FaultCredentials.query,
-                                    headers: FaultCredentials.headers, timeout: timeout, maxResponseSize: maxResponseSize,
-                                    transport: transport)
+        let endpoint = TestEndpoint(
+            host: baseURL, endpoint: "x", parameters: FaultCredentials.query,
+            headers: FaultCredentials.headers, timeout: timeout, maxResponseSize: maxResponseSize,
+            transport: transport)
         switch decoded {
         case .data: return await endpoint.request(type: Data.self).map(\.count)
         case .string: return await endpoint.request(type: String.self).map(\.utf8.count)
@@ -203,8 +235,9 @@ extension Serialized {
             print("fault timing: \(fault.name): \(result.failure.map { "\($0)".prefix(60) } ?? "success") in \(elapsed)")
 
             #expect(fault.expected.matches(result), "\(fault.name): expected \(fault.expected), got \(result)")
-            #expect(elapsed < .milliseconds(Int(fault.timeout * 1000)) + Self.slack,
-                    "\(fault.name) took \(elapsed), deadline \(fault.timeout) s")
+            #expect(
+                elapsed < .milliseconds(Int(fault.timeout * 1000)) + Self.slack,
+                "\(fault.name) took \(elapsed), deadline \(fault.timeout) s")
             if case .timedOut = fault.expected {
                 #expect(elapsed >= .milliseconds(Int(fault.timeout * 1000)), "\(fault.name) timed out early: \(elapsed)")
             }
@@ -222,8 +255,9 @@ extension Serialized {
                 .request(type: Data.self)
             let nextElapsed = clock.now - nextStart
             print("fault timing: \(fault.name): the next request took \(nextElapsed)")
-            #expect(next.map { String(decoding: $0, as: UTF8.self) } == .success(#"{"ok":true}"#),
-                    "the request after \(fault.name) on the same transport")
+            #expect(
+                next.map { String(decoding: $0, as: UTF8.self) } == .success(#"{"ok":true}"#),
+                "the request after \(fault.name) on the same transport")
             if fault.stallsTheNextRequest {
                 withKnownIssue("URLSession on Linux holds its work queue while it drains a cancelled fast body", isIntermittent: true) {
                     #expect(nextElapsed < .seconds(1), "the request after \(fault.name) took \(nextElapsed)")
@@ -235,4 +269,3 @@ extension Serialized {
 
     }
 }
-

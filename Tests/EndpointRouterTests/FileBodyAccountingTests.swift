@@ -1,6 +1,6 @@
+import EndpointRouter
 import Foundation
 import Testing
-import EndpointRouter
 
 /// A call that uploads from a file and downloads to a file never holds either body in memory, yet
 /// the metrics and the log still report their sizes, read from the files.
@@ -19,11 +19,13 @@ struct FileBodyAccountingTests {
         let transport = ClosureTransport { request in
             HTTPResponse(statusCode: 200, body: Data(repeating: 1, count: 12_345), url: request.url)
         }
-        let endpoint = TestEndpoint(endpoint: "files/1", method: .put, body: .file(upload, contentType: "application/octet-stream"),
-                                    transport: transport, middlewares: [
-                                        MetricsMiddleware { report in metrics.withLock { $0.append(report) } },
-                                        LoggingMiddleware(sink: LogSink { _, message, _ in lines.withLock { $0.append(message) } }),
-                                    ])
+        let endpoint = TestEndpoint(
+            endpoint: "files/1", method: .put, body: .file(upload, contentType: "application/octet-stream"),
+            transport: transport,
+            middlewares: [
+                MetricsMiddleware { report in metrics.withLock { $0.append(report) } },
+                LoggingMiddleware(sink: LogSink { _, message, _ in lines.withLock { $0.append(message) } }),
+            ])
         let response = try await endpoint.download(to: target).get()
         #expect(try Data(contentsOf: response.value).count == 12_345)
 
@@ -39,11 +41,13 @@ struct FileBodyAccountingTests {
 
     @Test func outcomeIsTheStatusTheRejectedStatusTheErrorOrNone() {
         func report(status: Int?, error: HTTPClientError?) -> CallMetrics {
-            CallMetrics(endpointName: "API.item", method: .get, start: Date(), duration: .zero, statusCode: status,
-                        error: error, attempts: 1, bytesSent: 0, bytesReceived: 0)
+            CallMetrics(
+                endpointName: "API.item", method: .get, start: Date(), duration: .zero, statusCode: status,
+                error: error, attempts: 1, bytesSent: 0, bytesReceived: 0)
         }
-        let rejected = EndpointResponse<Data>(value: Data(), statusCode: 503, headers: HTTPHeaders(), data: Data(),
-                                              request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
+        let rejected = EndpointResponse<Data>(
+            value: Data(), statusCode: 503, headers: HTTPHeaders(), data: Data(),
+            request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
         #expect(report(status: 204, error: nil).outcome == "204")
         #expect(report(status: nil, error: .unacceptableStatusCode(rejected)).outcome == "503")
         #expect(report(status: nil, error: .timedOut).outcome == "timedOut")

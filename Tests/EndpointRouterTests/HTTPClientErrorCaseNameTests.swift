@@ -1,9 +1,10 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import EndpointRouter
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `caseName` is the short, secret-free label metrics and logs use for an error: the case, plus the
 /// code for `.transport` and the status for `.unacceptableStatusCode`, never the message.

@@ -1,14 +1,15 @@
+import EndpointRouter
 import Foundation
 import Testing
-import EndpointRouter
 
 /// The sentences people read for the error cases ErrorDescriptionTests does not reach: an
 /// authorization failure, and a rejected status whose response has no URL or no body.
 @Suite("HTTPClientError descriptions: authorization and status without URL")
 struct HTTPClientErrorDescriptionTests {
     func rejected(_ body: String) -> EndpointResponse<Data> {
-        EndpointResponse(value: Data(body.utf8), statusCode: 503, headers: HTTPHeaders(), data: Data(body.utf8),
-                         request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
+        EndpointResponse(
+            value: Data(body.utf8), statusCode: 503, headers: HTTPHeaders(), data: Data(body.utf8),
+            request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
     }
 
     @Test func authorizationFailedCarriesItsReason() {
@@ -18,8 +19,9 @@ struct HTTPClientErrorDescriptionTests {
     }
 
     @Test func aStatusWithoutURLNamesTheServerAndPointsAtTheBody() {
-        #expect(HTTPClientError.unacceptableStatusCode(rejected("maintenance")).description
-            == "the server answered with status 503; its body (11 bytes) is in the error's `response`.")
+        #expect(
+            HTTPClientError.unacceptableStatusCode(rejected("maintenance")).description
+                == "the server answered with status 503; its body (11 bytes) is in the error's `response`.")
         #expect(HTTPClientError.unacceptableStatusCode(rejected("")).description == "the server answered with status 503.")
     }
 }

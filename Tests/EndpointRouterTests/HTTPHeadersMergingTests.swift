@@ -1,6 +1,6 @@
+import EndpointRouter
 import Foundation
 import Testing
-import EndpointRouter
 
 /// `replace` leaves one field where several were, and `dictionary` folds repeated names the way
 /// HTTP does (RFC 9110 §5.3: values joined with ", ", in order).

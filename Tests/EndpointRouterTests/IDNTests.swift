@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 /// RFC 3492 punycode, written here from the RFC as an oracle independent of Foundation, which the
@@ -7,12 +8,17 @@ import Testing
 enum Punycode {
     /// The ASCII form of one label (without the `xn--` prefix); `nil` on overflow.
     static func encode(_ label: String) -> String? {
-        let base = 36, tMin = 1, tMax = 26
+        let base = 36
+        let tMin = 1
+        let tMax = 26
         let codePoints = label.unicodeScalars.map { Int($0.value) }
         var output = String(label.unicodeScalars.filter(\.isASCII).map(Character.init))
         let basicCount = output.count
         if basicCount > 0 { output += "-" }
-        var n = 128, delta = 0, bias = 72, handled = basicCount
+        var n = 128
+        var delta = 0
+        var bias = 72
+        var handled = basicCount
         while handled < codePoints.count {
             guard let next = codePoints.filter({ $0 >= n }).min() else { return nil }
             delta += (next - n) * (handled + 1)
@@ -78,8 +84,11 @@ struct IDNTests {
         #expect(Punycode.encode("münchen") == "mnchen-3ya")
         #expect(Punycode.encode("\u{4ED6}\u{4EEC}\u{4E3A}\u{4EC0}\u{4E48}\u{4E0D}\u{8BF4}\u{4E2D}\u{6587}") == "ihqwcrb4cv8a8dqg056pqjye")
         #expect(Punycode.encode("3\u{5E74}B\u{7D44}\u{91D1}\u{516B}\u{5148}\u{751F}") == "3B-ww4c5e180e575a65lsy2b")
-        #expect(Punycode.encode("\u{0644}\u{064A}\u{0647}\u{0645}\u{0627}\u{0628}\u{062A}\u{0643}\u{0644}\u{0645}\u{0648}\u{0634}\u{0639}\u{0631}\u{0628}\u{064A}\u{061F}")
-            == "egbpdaj6bu4bxfgehfvwxn")
+        #expect(
+            Punycode.encode(
+                "\u{0644}\u{064A}\u{0647}\u{0645}\u{0627}\u{0628}\u{062A}\u{0643}\u{0644}\u{0645}\u{0648}\u{0634}\u{0639}\u{0631}\u{0628}\u{064A}\u{061F}"
+            )
+                == "egbpdaj6bu4bxfgehfvwxn")
     }
 
     static let hosts: [(String, String)] = [
@@ -104,7 +113,8 @@ struct IDNTests {
             seen.withLock { $0 = request.url.host }
             return HTTPResponse(statusCode: 204)
         }
-        let result = await TestEndpoint(host: "https://bücher.example", endpoint: "x", transport: transport).request(type: EmptyResponse.self)
+        let result = await TestEndpoint(host: "https://bücher.example", endpoint: "x", transport: transport).request(
+            type: EmptyResponse.self)
         #expect(result.failure == nil)
         #expect(seen.withLock { $0 } == "xn--bcher-kva.example")
     }

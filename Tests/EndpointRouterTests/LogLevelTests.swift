@@ -1,5 +1,5 @@
-import Testing
 import EndpointRouter
+import Testing
 
 /// Log levels order from least to most severe, so a sink can filter with `level >= .warning`.
 @Suite("Log level order")

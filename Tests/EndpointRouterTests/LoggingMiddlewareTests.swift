@@ -1,15 +1,18 @@
 import Foundation
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
 
 /// Every line a test in this file logs, and every cURL command, is checked for the secrets the
 /// tests send: header values, query values, JSON values, user names and passwords.
 @Suite("Logging middleware and redaction")
 struct LoggingMiddlewareTests {
-    static let secrets = ["bearer-SECRET-1", "proxy-SECRET-2", "cookie-SECRET-3", "apikey-SECRET-4",
-                          "query-SECRET-5", "json-SECRET-6", "nested-SECRET-7", "user-SECRET-8", "pass-SECRET-9",
-                          "form-SECRET-10", "setcookie-SECRET-11"]
+    static let secrets = [
+        "bearer-SECRET-1", "proxy-SECRET-2", "cookie-SECRET-3", "apikey-SECRET-4",
+        "query-SECRET-5", "json-SECRET-6", "nested-SECRET-7", "user-SECRET-8", "pass-SECRET-9",
+        "form-SECRET-10", "setcookie-SECRET-11",
+    ]
 
     /// Collects what a logger writes: the messages and every metadata value.
     final class Collector: Sendable {
@@ -43,21 +46,27 @@ struct LoggingMiddlewareTests {
 
     @Test func requestAndResponseLinesCarryTheFactsAndNoSecrets() async throws {
         let collector = Collector()
-        let logger = LoggingMiddleware(redaction: Self.redaction, includesHeaders: true, includesBodies: true,
-                                       curl: true, sink: collector.sink)
+        let logger = LoggingMiddleware(
+            redaction: Self.redaction, includesHeaders: true, includesBodies: true,
+            curl: true, sink: collector.sink)
         let endpoint = MiddlewareEndpoint(
             host: "https://api.example.com", endpoint: "v1/login",
-            headers: ["Authorization": "Bearer bearer-SECRET-1", "proxy-authorization": "Basic proxy-SECRET-2",
-                      "COOKIE": "a=cookie-SECRET-3", "x-api-key": "apikey-SECRET-4", "Accept": "application/json"],
+            headers: [
+                "Authorization": "Bearer bearer-SECRET-1", "proxy-authorization": "Basic proxy-SECRET-2",
+                "COOKIE": "a=cookie-SECRET-3", "x-api-key": "apikey-SECRET-4", "Accept": "application/json",
+            ],
             method: .post,
-            body: .data(Data(#"{"password":"json-SECRET-6","user":"ann","devices":[{"name":"phone","Refresh_Token":"nested-SECRET-7"}]}"#.utf8),
-                        contentType: "application/json"),
+            body: .data(
+                Data(#"{"password":"json-SECRET-6","user":"ann","devices":[{"name":"phone","Refresh_Token":"nested-SECRET-7"}]}"#.utf8),
+                contentType: "application/json"),
             transport: Self.echoing(), middlewares: [logger])
         var request = try endpoint.makeRequest()
         // The library refuses credentials in the host; a middleware could still put them in the URL.
-        request.url = try #require(URL(string: "https://user-SECRET-8:pass-SECRET-9@api.example.com/v1/login?ACCESS_TOKEN=query-SECRET-5&page=2"))
+        request.url = try #require(
+            URL(string: "https://user-SECRET-8:pass-SECRET-9@api.example.com/v1/login?ACCESS_TOKEN=query-SECRET-5&page=2"))
         _ = try await logger.intercept(request, context: testContext(endpoint: "AuthAPI.login")) { request, _ throws(HTTPClientError) in
-            HTTPResponse(statusCode: 201, headers: ["Set-Cookie": "sid=setcookie-SECRET-11"], body: Data("{\"ok\":true}".utf8), url: request.url)
+            HTTPResponse(
+                statusCode: 201, headers: ["Set-Cookie": "sid=setcookie-SECRET-11"], body: Data("{\"ok\":true}".utf8), url: request.url)
         }
         let messages = collector.messages
         #expect(messages.count == 3)
@@ -79,26 +88,33 @@ struct LoggingMiddlewareTests {
     @Test func theCURLCommandIsRedactedAndQuotedForTheShell() async throws {
         let collector = Collector()
         let logger = LoggingMiddleware(redaction: Self.redaction, curl: true, sink: collector.sink)
-        let request = HTTPRequest(method: .put, url: try #require(URL(string: "https://user-SECRET-8@api.example.com/notes?access_token=query-SECRET-5")),
-                                  headers: ["Authorization": "Bearer bearer-SECRET-1", "X-Note": "it's; $(rm -rf /) `x`",
-                                            "Content-Type": "application/x-www-form-urlencoded"],
-                                  body: .data(Data("title=a%27b&Password=form-SECRET-10&access%5Ftoken=query-SECRET-5".utf8)))
+        let request = HTTPRequest(
+            method: .put, url: try #require(URL(string: "https://user-SECRET-8@api.example.com/notes?access_token=query-SECRET-5")),
+            headers: [
+                "Authorization": "Bearer bearer-SECRET-1", "X-Note": "it's; $(rm -rf /) `x`",
+                "Content-Type": "application/x-www-form-urlencoded",
+            ],
+            body: .data(Data("title=a%27b&Password=form-SECRET-10&access%5Ftoken=query-SECRET-5".utf8)))
         _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in HTTPResponse(statusCode: 204) }
         let command = try #require(collector.messages.first { $0.hasPrefix("curl ") })
         collector.expectNoSecrets()
         // The shell must see each argument exactly as meant: run it with printf instead of curl.
         let arguments = try await shellWords(of: String(command.dropFirst("curl ".count)))
-        #expect(arguments == ["-X", "PUT", "https://api.example.com/notes?access_token=<redacted>",
-                              "-H", "Authorization: <redacted>", "-H", "X-Note: it's; $(rm -rf /) `x`",
-                              "-H", "Content-Type: application/x-www-form-urlencoded",
-                              "--data-binary", "title=a%27b&Password=<redacted>&access%5Ftoken=<redacted>"])
+        #expect(
+            arguments == [
+                "-X", "PUT", "https://api.example.com/notes?access_token=<redacted>",
+                "-H", "Authorization: <redacted>", "-H", "X-Note: it's; $(rm -rf /) `x`",
+                "-H", "Content-Type: application/x-www-form-urlencoded",
+                "--data-binary", "title=a%27b&Password=<redacted>&access%5Ftoken=<redacted>",
+            ])
     }
 
     @Test func aBodyThatCannotBeRedactedIsNotWritten() async throws {
         let collector = Collector()
         let logger = LoggingMiddleware(redaction: Self.redaction, includesBodies: true, curl: true, sink: collector.sink)
-        let request = HTTPRequest(method: .post, url: try #require(URL(string: "https://api.example.com/raw")),
-                                  headers: ["Content-Type": "text/plain"], body: .data(Data("password=form-SECRET-10".utf8)))
+        let request = HTTPRequest(
+            method: .post, url: try #require(URL(string: "https://api.example.com/raw")),
+            headers: ["Content-Type": "text/plain"], body: .data(Data("password=form-SECRET-10".utf8)))
         _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in HTTPResponse(statusCode: 200) }
         collector.expectNoSecrets()
         #expect(collector.messages.first?.contains("body 23 bytes") == true)
@@ -127,11 +143,15 @@ struct LoggingMiddlewareTests {
         }
         defer { server.stop() }
         let collector = Collector()
-        let endpoint = MiddlewareEndpoint(host: server.baseURL, endpoint: "items",
-                                          headers: ["Cookie": "c=cookie-SECRET-3"],
-                                          query: ["access_token": "query-SECRET-5", "q": "shoes"],
-                                          middlewares: [LoggingMiddleware(redaction: Self.redaction, includesHeaders: true,
-                                                                          curl: true, sink: collector.sink)])
+        let endpoint = MiddlewareEndpoint(
+            host: server.baseURL, endpoint: "items",
+            headers: ["Cookie": "c=cookie-SECRET-3"],
+            query: ["access_token": "query-SECRET-5", "q": "shoes"],
+            middlewares: [
+                LoggingMiddleware(
+                    redaction: Self.redaction, includesHeaders: true,
+                    curl: true, sink: collector.sink)
+            ])
         let value = try await endpoint.request(type: String.self).get()
         #expect(value == "{\"n\":1}")
         #expect(server.requests.first?.query?.contains("query-SECRET-5") == true)  // the secret did go on the wire

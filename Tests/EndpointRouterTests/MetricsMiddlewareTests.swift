@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import HTTPTestServer
+import Testing
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Collects the reports of a ``MetricsMiddleware``.
 final class MetricsLog: Sendable {
@@ -23,8 +25,9 @@ struct MetricsMiddlewareTests {
         let server = try TestServer(response: .text("twelve bytes"))
         defer { server.stop() }
         let log = MetricsLog()
-        let endpoint = OptionedEndpoint(host: server.baseURL, method: .post, body: .data(Data(repeating: 7, count: 100), contentType: "application/octet-stream"),
-                                        middlewares: [log.middleware])
+        let endpoint = OptionedEndpoint(
+            host: server.baseURL, method: .post, body: .data(Data(repeating: 7, count: 100), contentType: "application/octet-stream"),
+            middlewares: [log.middleware])
         let before = Date()
         #expect(await endpoint.request(type: String.self) == .success("twelve bytes"))
         let metrics = try #require(log.all.first)
@@ -46,15 +49,17 @@ struct MetricsMiddlewareTests {
         }
         let store = CredentialStore(credential: { .bearer("stale") }, refresh: { _ in .refreshed(.bearer("fresh")) })
         let log = MetricsLog()
-        let endpoint = OptionedEndpoint(host: "https://api.example.com", transport: transport, middlewares: [
-            log.middleware,
-            AuthorizationMiddleware(store, host: "https://api.example.com"),
-            RetryMiddleware(policy: RetryPolicy(maximumAttempts: 5), sleep: RecordedWaits().sleep),
-        ])
+        let endpoint = OptionedEndpoint(
+            host: "https://api.example.com", transport: transport,
+            middlewares: [
+                log.middleware,
+                AuthorizationMiddleware(store, host: "https://api.example.com"),
+                RetryMiddleware(policy: RetryPolicy(maximumAttempts: 5), sleep: RecordedWaits().sleep),
+            ])
         #expect(await endpoint.request(type: String.self) == .success("ok"))
         #expect(log.all.map(\.attempts) == [4])
         #expect(log.all.map(\.statusCode) == [200])
-        #expect(log.all.map(\.bytesReceived) == [4 + 4 + 2])   // the 401 had no body; two 503s and the 200
+        #expect(log.all.map(\.bytesReceived) == [4 + 4 + 2])  // the 401 had no body; two 503s and the 200
     }
 
     @Test func attemptsAreCountedWhereverTheMetricsSit() async throws {
@@ -62,9 +67,11 @@ struct MetricsMiddlewareTests {
         let transport = ClosureTransport { _ in HTTPResponse(statusCode: served.increment() < 3 ? 503 : 200) }
         let outer = MetricsLog()
         let inner = MetricsLog()
-        let endpoint = OptionedEndpoint(host: "https://api.example.com", transport: transport, middlewares: [
-            outer.middleware, RetryMiddleware(sleep: RecordedWaits().sleep), inner.middleware,
-        ])
+        let endpoint = OptionedEndpoint(
+            host: "https://api.example.com", transport: transport,
+            middlewares: [
+                outer.middleware, RetryMiddleware(sleep: RecordedWaits().sleep), inner.middleware,
+            ])
         #expect(await endpoint.request(type: EmptyResponse.self).failure == nil)
         #expect(outer.all.map(\.attempts) == [3])
         #expect(inner.all.map(\.attempts) == [1, 1, 1])
@@ -73,12 +80,15 @@ struct MetricsMiddlewareTests {
 
     @Test func reportsErrorsAndUnacceptableStatuses() async throws {
         let log = MetricsLog()
-        let failing = OptionedEndpoint(host: "https://api.example.com", transport: ClosureTransport { _ throws(HTTPClientError) in
-            throw .transport(URLError(.cannotFindHost))
-        }, middlewares: [log.middleware, RetryMiddleware(sleep: RecordedWaits().sleep)])
+        let failing = OptionedEndpoint(
+            host: "https://api.example.com",
+            transport: ClosureTransport { _ throws(HTTPClientError) in
+                throw .transport(URLError(.cannotFindHost))
+            }, middlewares: [log.middleware, RetryMiddleware(sleep: RecordedWaits().sleep)])
         #expect(await failing.request(type: String.self).failure == .transport(URLError(.cannotFindHost)))
-        let notFound = OptionedEndpoint(host: "https://api.example.com", transport: ClosureTransport { _ in HTTPResponse(statusCode: 404) },
-                                        middlewares: [log.middleware])
+        let notFound = OptionedEndpoint(
+            host: "https://api.example.com", transport: ClosureTransport { _ in HTTPResponse(statusCode: 404) },
+            middlewares: [log.middleware])
         #expect(await notFound.request(type: String.self).failure?.response?.statusCode == 404)
         let reports = log.all
         #expect(reports.count == 2)
@@ -153,11 +163,12 @@ struct BuiltInOrderTests {
         ]
         let endpoint = OptionedEndpoint(host: "https://api.example.com", transport: transport, middlewares: middlewares)
         #expect(await endpoint.request(type: EmptyResponse.self).failure == nil)
-        #expect(trail.withLock { $0 } == [
-            "a>", "b>", "c>", "send:Bearer stale", "<c", "<b",          // 401: authorization refreshes
-            "b>", "c>", "send:Bearer fresh", "<c",                       // 503: retry sends again
-            "c>", "send:Bearer fresh", "<c", "<b", "<a",                 // 200
-            "metrics:3",
-        ])
+        #expect(
+            trail.withLock { $0 } == [
+                "a>", "b>", "c>", "send:Bearer stale", "<c", "<b",  // 401: authorization refreshes
+                "b>", "c>", "send:Bearer fresh", "<c",  // 503: retry sends again
+                "c>", "send:Bearer fresh", "<c", "<b", "<a",  // 200
+                "metrics:3",
+            ])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import EndpointRouter
 
 /// An endpoint for the built-in middleware tests: stored headers, middlewares and options, so each

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import EndpointRouter
 
 /// An endpoint with stored properties including ``HTTPClient/options``, for the built-in middlewares.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 /// Field and file names in multipart bodies are RFC 9110 quoted-strings: what a standard parser
@@ -32,9 +33,11 @@ struct MultipartNameTests {
         var random = SeededGenerator(state: 0x5EED)
         let alphabet = Array("aZ09 \"\\;=,:/%'()<>@[]?{}\t".unicodeScalars) + ["ü", "🚀", "\u{301}"]
         for _ in 0..<500 {
-            let name = String(String.UnicodeScalarView((0..<Int.random(in: 0...12, using: &random)).map { _ in
-                alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
-            }))
+            let name = String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                        alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+                    }))
             var form = MultipartFormData(boundary: "B")
             form.append(Data(), name: "f", fileName: name)
             let text = String(decoding: try form.encode(), as: UTF8.self)
@@ -48,9 +51,11 @@ struct MultipartNameTests {
     static func quotedParameter(_ name: String, in text: String) -> String? {
         let scalars = Array(text.unicodeScalars)
         let opening = Array("; \(name)=\"".unicodeScalars)
-        guard let start = (0...max(0, scalars.count - opening.count)).first(where: {
-            scalars.count >= opening.count && Array(scalars[$0..<$0 + opening.count]) == opening
-        }) else { return nil }
+        guard
+            let start = (0...max(0, scalars.count - opening.count)).first(where: {
+                scalars.count >= opening.count && Array(scalars[$0..<$0 + opening.count]) == opening
+            })
+        else { return nil }
         var value = String.UnicodeScalarView()
         var escaped = false
         for scalar in scalars[(start + opening.count)...] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 /// Substrings and characters are text; decimals are written without trailing zeros, in scientific

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 /// Numbers and booleans go out as what they are, whether Swift values or `NSNumber`s (every number
@@ -63,24 +64,28 @@ struct ParameterValueTests {
 
     /// A whole dictionary from `JSONSerialization`, as an app decoding a cached payload would pass it.
     static var parsed: [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data("""
-        {"b": true, "f": false, "i": 25, "z": 0, "d": 0.1, "big": 18446744073709551615,
-         "neg": -9223372036854775808, "e": 1e300, "list": [true, 1, 2.5]}
-        """.utf8))) as? [String: Any] ?? [:]
+        (try? JSONSerialization.jsonObject(
+            with: Data(
+                """
+                {"b": true, "f": false, "i": 25, "z": 0, "d": 0.1, "big": 18446744073709551615,
+                 "neg": -9223372036854775808, "e": 1e300, "list": [true, 1, 2.5]}
+                """.utf8))) as? [String: Any] ?? [:]
     }
 
     @Test func dictionaryFromJSONSerializationInTheQuery() throws {
         #expect(Self.parsed.count == 9)
         let request = try TestEndpoint(endpoint: "x", parameters: Self.parsed, queryStyle: QueryStyle(arrays: .repeatedKey)).makeRequest()
-        #expect(request.url.query
-            == "b=true&big=18446744073709551615&d=0.1&e=1e%2B300&f=false&i=25&list=true&list=1&list=2.5&neg=-9223372036854775808&z=0")
+        #expect(
+            request.url.query
+                == "b=true&big=18446744073709551615&d=0.1&e=1e%2B300&f=false&i=25&list=true&list=1&list=2.5&neg=-9223372036854775808&z=0")
     }
 
     @Test func dictionaryFromJSONSerializationAsJSON() throws {
         let request = try TestEndpoint(endpoint: "x", method: .post, parameters: Self.parsed).makeRequest()
-        #expect(request.bodyText == #"""
-            {"b":true,"big":18446744073709551615,"d":0.1,"e":1e+300,"f":false,"i":25,"list":[true,1,2.5],"neg":-9223372036854775808,"z":0}
-            """#)
+        #expect(
+            request.bodyText == #"""
+                {"b":true,"big":18446744073709551615,"d":0.1,"e":1e+300,"f":false,"i":25,"list":[true,1,2.5],"neg":-9223372036854775808,"z":0}
+                """#)
     }
 
     @Test func nonFiniteNSNumberIsRefusedInJSON() {

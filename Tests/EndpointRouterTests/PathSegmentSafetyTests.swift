@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 /// A value interpolated with `\(segment:)` stays one segment that no normalising server or gateway
@@ -159,10 +160,12 @@ struct PathSegmentSafetyTests {
     }
 
     @Test func numbersAndOtherValuesUseTheSameRules() throws {
-        #expect(try TestEndpoint(endpoint: "todos/\(segment: 42)").makeRequest().url.absoluteString
-            == "https://api.example.com/todos/42")
-        #expect(try TestEndpoint(endpoint: "todos/\(segment: -1.5)").makeRequest().url.absoluteString
-            == "https://api.example.com/todos/-1.5")
+        #expect(
+            try TestEndpoint(endpoint: "todos/\(segment: 42)").makeRequest().url.absoluteString
+                == "https://api.example.com/todos/42")
+        #expect(
+            try TestEndpoint(endpoint: "todos/\(segment: -1.5)").makeRequest().url.absoluteString
+                == "https://api.example.com/todos/-1.5")
         #expect(throws: HTTPClientError.invalidPathSegment(position: 2, reason: .dotSegment)) {
             try TestEndpoint(endpoint: "todos/\(segment: Unit())").makeRequest()
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 extension Serialized {
@@ -45,9 +46,11 @@ extension Serialized {
         @Test func contextCarriesEndpointAndAttemptDownTheChain() async throws {
             let seen = Locked<[String]>([])
             let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200) }
-            _ = try await TestEndpoint(endpoint: "x", transport: transport,
-                                       middlewares: [Observe(seen: seen, label: "a"), Repeat(times: 3), Observe(seen: seen, label: "b")])
-                .request(type: EmptyResponse.self).get()
+            _ = try await TestEndpoint(
+                endpoint: "x", transport: transport,
+                middlewares: [Observe(seen: seen, label: "a"), Repeat(times: 3), Observe(seen: seen, label: "b")]
+            )
+            .request(type: EmptyResponse.self).get()
             #expect(seen.withLock { $0 } == ["a:TestEndpoint:1", "b:TestEndpoint:1", "b:TestEndpoint:2", "b:TestEndpoint:3"])
         }
 
@@ -58,7 +61,8 @@ extension Serialized {
                 let remaining: Locked<Duration?>
                 let inner: ClosureTransport
                 func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-                    -> HTTPResponseHead {
+                    -> HTTPResponseHead
+                {
                     remaining.withLock { $0 = context.remainingTime }
                     return try await inner.send(request, context: context, sink: sink)
                 }
@@ -98,8 +102,10 @@ extension Serialized {
             for middleware in [SleepFirst(seconds: 3) as any HTTPMiddleware, StubbornSleep()] {
                 var result: Result<EmptyResponse, HTTPClientError>?
                 let elapsed = await Self.elapsed {
-                    result = await TestEndpoint(endpoint: "x", timeout: 1, transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },
-                                                middlewares: [middleware]).request(type: EmptyResponse.self)
+                    result = await TestEndpoint(
+                        endpoint: "x", timeout: 1, transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },
+                        middlewares: [middleware]
+                    ).request(type: EmptyResponse.self)
                 }
                 #expect(result?.failure == .timedOut)
                 #expect(elapsed >= .seconds(1) && elapsed < .milliseconds(1100), "\(type(of: middleware)): \(elapsed)")
@@ -126,8 +132,10 @@ extension Serialized {
 
         @Test func cancellationEndsTheCallAtOnceWhateverTheMiddlewareDoes() async throws {
             let task = Task {
-                await TestEndpoint(endpoint: "x", transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },
-                                   middlewares: [StubbornSleep()]).request(type: EmptyResponse.self)
+                await TestEndpoint(
+                    endpoint: "x", transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },
+                    middlewares: [StubbornSleep()]
+                ).request(type: EmptyResponse.self)
             }
             try await Task.sleep(nanoseconds: 100_000_000)
             var result: Result<EmptyResponse, HTTPClientError>?
@@ -206,7 +214,8 @@ extension Serialized {
         struct Announcing: HTTPTransport {
             let written: Locked<Int>
             func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-                -> HTTPResponseHead {
+                -> HTTPResponseHead
+            {
                 let head = HTTPResponseHead(statusCode: 200, headers: ["Content-Length": "\(100 * 1024 * 1024)"])
                 try sink.receive(head)
                 let piece = Data(count: 64 * 1024)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 extension Serialized {
@@ -138,7 +139,8 @@ enum QueryShape {
 enum ParameterProperty {
     /// No U+FEFF: JSONSerialization on Linux drops it from strings it parses (as if it were a byte
     /// order mark; JSONDecoder keeps it), which is Foundation's reading, not the library's writing.
-    static let valueScalars: [Unicode.Scalar] = (0...0x7F).map(scalar)
+    static let valueScalars: [Unicode.Scalar] =
+        (0...0x7F).map(scalar)
         + ["ü", "ß", "é", "\u{301}", "中", "🚀", "\u{200B}", "\u{FFFD}", "ש", "\u{2028}", scalar(0xFDD0), scalar(0x10FFFF)]
     static let keyScalars: [Unicode.Scalar] = (0x20...0x7E).map(scalar) + ["\t", "\n", "ü", "中", "🚀"]
 
@@ -162,35 +164,44 @@ enum ParameterProperty {
         case 1...30: return .string(text(&random, from: valueScalars, maxLength: 8))
         case 31...45:
             let type = random.pick([ParameterModel.IntegerType.int, .int8, .int16, .int32, .int64])
-            let bounds: ClosedRange<Int64> = switch type {
-            case .int8: Int64(Int8.min)...Int64(Int8.max)
-            case .int16: Int64(Int16.min)...Int64(Int16.max)
-            case .int32: Int64(Int32.min)...Int64(Int32.max)
-            default: Int64.min...Int64.max
-            }
+            let bounds: ClosedRange<Int64> =
+                switch type {
+                case .int8: Int64(Int8.min)...Int64(Int8.max)
+                case .int16: Int64(Int16.min)...Int64(Int16.max)
+                case .int32: Int64(Int32.min)...Int64(Int32.max)
+                default: Int64.min...Int64.max
+                }
             let shift = random.int(0...62)
-            let value = random.chance(30) ? random.pick([bounds.lowerBound, bounds.upperBound, 0, 1, -1])
+            let value =
+                random.chance(30)
+                ? random.pick([bounds.lowerBound, bounds.upperBound, 0, 1, -1])
                 : Int64.random(in: bounds, using: &random) >> shift
             return .signed(min(max(value, bounds.lowerBound), bounds.upperBound), type)
         case 46...55:
             let type = random.pick([ParameterModel.IntegerType.uint, .uint8, .uint16, .uint32, .uint64])
-            let upper: UInt64 = switch type {
-            case .uint8: UInt64(UInt8.max)
-            case .uint16: UInt64(UInt16.max)
-            case .uint32: UInt64(UInt32.max)
-            default: UInt64.max
-            }
+            let upper: UInt64 =
+                switch type {
+                case .uint8: UInt64(UInt8.max)
+                case .uint16: UInt64(UInt16.max)
+                case .uint32: UInt64(UInt32.max)
+                default: UInt64.max
+                }
             let value = random.chance(30) ? random.pick([upper, 0, 1]) : UInt64.random(in: 0...upper, using: &random)
             return .unsigned(value, type)
         case 56...70:
             if random.chance(30) {
-                return .double(random.pick([0.1, 25.0, -0.0, 1e300, Double.leastNonzeroMagnitude, 1.0 / 3, Double.greatestFiniteMagnitude, 1e-7, 123456789.0]))
+                return .double(
+                    random.pick([
+                        0.1, 25.0, -0.0, 1e300, Double.leastNonzeroMagnitude, 1.0 / 3, Double.greatestFiniteMagnitude, 1e-7, 123456789.0,
+                    ]))
             }
             var value = Double(bitPattern: random.next())
             while !value.isFinite { value = Double(bitPattern: random.next()) }
             return .double(value)
         case 71...80:
-            if random.chance(30) { return .float(random.pick([Float(0.1), Float.greatestFiniteMagnitude, Float.leastNonzeroMagnitude, 16_777_216, -2.5])) }
+            if random.chance(30) {
+                return .float(random.pick([Float(0.1), Float.greatestFiniteMagnitude, Float.leastNonzeroMagnitude, 16_777_216, -2.5]))
+            }
             var value = Float(bitPattern: UInt32(truncatingIfNeeded: random.next()))
             while !value.isFinite { value = Float(bitPattern: UInt32(truncatingIfNeeded: random.next())) }
             return .float(value)
@@ -313,9 +324,13 @@ enum ParameterProperty {
         let queryInput = try input(queryModel, boxing)
         let queryRequest = try TestEndpoint(endpoint: "p", parameters: queryInput, queryStyle: style).makeRequest()
         let query = URLComponents(url: queryRequest.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-        if let failure = QueryDecoding.compare(query, to: queryModel, style: style) { return "query \(style) \(boxing): \(failure) in '\(query)'" }
-        let formRequest = try TestEndpoint(endpoint: "p", method: .post, parameters: queryInput, parameterEncoding: .form,
-                                           queryStyle: style).makeRequest()
+        if let failure = QueryDecoding.compare(query, to: queryModel, style: style) {
+            return "query \(style) \(boxing): \(failure) in '\(query)'"
+        }
+        let formRequest = try TestEndpoint(
+            endpoint: "p", method: .post, parameters: queryInput, parameterEncoding: .form,
+            queryStyle: style
+        ).makeRequest()
         let form = formRequest.bodyText ?? ""
         if form != query { return "form body '\(form)' differs from the query '\(query)'" }
 
@@ -370,7 +385,8 @@ enum QueryDecoding {
         case .repeatedKey, .commaSeparated:
             var lists: [String: [String]] = [:]
             for pair in pairs {
-                let parts = style.arrays == .commaSeparated
+                let parts =
+                    style.arrays == .commaSeparated
                     ? pair.value.split(separator: ",", omittingEmptySubsequences: false) : [pair.value]
                 for part in parts {
                     guard let value = percentDecoded(part) else { return "value '\(part)' does not decode" }
@@ -384,7 +400,8 @@ enum QueryDecoding {
                 case .map: []
                 }
             }
-            return matches(.map(lists.mapValues(Node.list)), .map(flattened.mapValues(Node.list))) ? nil
+            return matches(.map(lists.mapValues(Node.list)), .map(flattened.mapValues(Node.list)))
+                ? nil
                 : "decoded \(lists), expected \(flattened)"
         }
     }
@@ -405,7 +422,9 @@ enum QueryDecoding {
     /// `NSDecimalNumber`, which keeps no `.0`). An integer must still be written as one.
     static func sameText(_ text: String, _ wanted: String) -> Bool {
         if Array(text.unicodeScalars) == Array(wanted.unicodeScalars) { return true }
-        guard wanted.contains(where: { $0 == "." || $0 == "e" }), let value = Double(text), let wantedValue = Double(wanted) else { return false }
+        guard wanted.contains(where: { $0 == "." || $0 == "e" }), let value = Double(text), let wantedValue = Double(wanted) else {
+            return false
+        }
         return value.bitPattern == wantedValue.bitPattern
     }
 
@@ -481,7 +500,10 @@ enum JSONComparison {
                 return "\(path): \(value) is not \(string.debugDescription)"
             }
         case .signed, .unsigned:
-            let expected: String = if case .signed(let signed, _) = model { String(signed) } else if case .unsigned(let unsigned, _) = model { String(unsigned) } else { "" }
+            let expected: String =
+                if case .signed(let signed, _) = model { String(signed) } else if case .unsigned(let unsigned, _) = model {
+                    String(unsigned)
+                } else { "" }
             guard let number = value as? NSNumber, ObjectIdentifier(type(of: number)) != booleanClass, number.stringValue == expected else {
                 return "\(path): \(value) is not the integer \(expected)"
             }
@@ -489,13 +511,15 @@ enum JSONComparison {
             // `JSONSerialization` on Linux reads some numbers as `NSDecimalNumber`, whose
             // `doubleValue` is not correctly rounded: read its exact text instead.
             guard let number = value as? NSNumber, ObjectIdentifier(type(of: number)) != booleanClass,
-                  (number is NSDecimalNumber ? Double(number.stringValue) : number.doubleValue)?.bitPattern == double.bitPattern else {
+                (number is NSDecimalNumber ? Double(number.stringValue) : number.doubleValue)?.bitPattern == double.bitPattern
+            else {
                 return "\(path): \(value) is not the double \(double)"
             }
         case .float(let float):
             // The shortest decimal of the Float, not the Double nearest to it (0.1, not 0.10000000149011612).
             guard let number = value as? NSNumber,
-                  (number is NSDecimalNumber ? Double(number.stringValue) : number.doubleValue) == Double(float.description) else {
+                (number is NSDecimalNumber ? Double(number.stringValue) : number.doubleValue) == Double(float.description)
+            else {
                 return "\(path): \(value) is not the float \(float)"
             }
         case .bool(let bool):
@@ -505,7 +529,9 @@ enum JSONComparison {
         case .null, .absent:
             guard value is NSNull else { return "\(path): \(value) is not null" }
         case .array(let elements):
-            guard let decoded = value as? [Any], decoded.count == elements.count else { return "\(path): \(value) is not an array of \(elements.count)" }
+            guard let decoded = value as? [Any], decoded.count == elements.count else {
+                return "\(path): \(value) is not an array of \(elements.count)"
+            }
             for (index, element) in elements.enumerated() {
                 if let failure = compare(decoded[index], to: element, path: "\(path)[\(index)]") { return failure }
             }
@@ -530,8 +556,10 @@ enum URLProperty {
     static let unicodeLetters = unicodeLabelScalars.filter(\.properties.isAlphabetic)
     static let literalScalars = Array("abcXYZ019-._~!$&'()*+,;=:@ü中".unicodeScalars)
     /// Pieces of segment values, chosen so that values are often dangerous in every known spelling.
-    static let tokens = [".", "..", "/", "\\", "%2e", "%2E", "%2f", "%2F", "%252e", "%25", "%", ";", "?", "#", "@", ":",
-                         " ", "a", "ü", "\u{301}", "\u{FF0E}", "\u{2024}", "\u{2025}", "\u{3002}", "\u{FF61}", "%zz", "\r\n", "+", ""]
+    static let tokens = [
+        ".", "..", "/", "\\", "%2e", "%2E", "%2f", "%2F", "%252e", "%25", "%", ";", "?", "#", "@", ":",
+        " ", "a", "ü", "\u{301}", "\u{FF0E}", "\u{2024}", "\u{2025}", "\u{3002}", "\u{FF61}", "%zz", "\r\n", "+", "",
+    ]
 
     struct Host {
         var text: String
@@ -570,7 +598,8 @@ enum URLProperty {
         }
         let port = random.chance(30) ? random.int(1...65535) : nil
         let base = (0..<random.int(0...2)).map { _ in literal(&random) }
-        let text = "\(scheme)://\(labels.joined(separator: "."))" + (port.map { ":\($0)" } ?? "")
+        let text =
+            "\(scheme)://\(labels.joined(separator: "."))" + (port.map { ":\($0)" } ?? "")
             + (base.isEmpty ? (random.chance(50) ? "/" : "") : "/" + base.joined(separator: "/"))
         return Host(text: text, expectedHost: expected, port: port, baseSegments: base)
     }
@@ -597,9 +626,11 @@ enum URLProperty {
         for _ in 0..<10 {
             for part in current.unicodeScalars.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "/" || $0 == "\\" }) {
                 let name = String(String.UnicodeScalarView(part.prefix { $0 != ";" }))
-                let mapped = String(String.UnicodeScalarView(name.precomposedStringWithCompatibilityMapping.unicodeScalars.map {
-                    $0 == "\u{3002}" || $0 == "\u{FF61}" ? "." : $0
-                }))
+                let mapped = String(
+                    String.UnicodeScalarView(
+                        name.precomposedStringWithCompatibilityMapping.unicodeScalars.map {
+                            $0 == "\u{3002}" || $0 == "\u{FF61}" ? "." : $0
+                        }))
                 if mapped.utf8.elementsEqual(".".utf8) || mapped.utf8.elementsEqual("..".utf8) { return .dotSegment }
             }
             let decoded = lenientlyDecoded(current)
@@ -615,7 +646,8 @@ enum URLProperty {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 3
             } else {
@@ -626,7 +658,10 @@ enum URLProperty {
         return String(decoding: output, as: UTF8.self)
     }
 
-    enum Piece { case literal(String), value(String) }
+    enum Piece {
+        case literal(String)
+        case value(String)
+    }
 
     static func check(_ random: inout SeededGenerator) throws -> String? {
         guard let host = host(&random) else { return nil }
@@ -665,14 +700,18 @@ enum URLProperty {
         if let firstProblem { return "\(described): expected a refusal at \(firstProblem.0)" }
         let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         guard request.url.scheme == host.text.prefix(while: { $0 != ":" }).lowercased() else { return "\(described): scheme changed" }
-        guard request.url.host == host.expectedHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-                || components?.percentEncodedHost == host.expectedHost else {
+        guard
+            request.url.host == host.expectedHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+                || components?.percentEncodedHost == host.expectedHost
+        else {
             return "\(described): host is \(request.url.host ?? "none"), expected \(host.expectedHost)"
         }
         guard request.url.port == host.port else { return "\(described): port changed" }
         let rawPath = components?.percentEncodedPath ?? ""
         // With no segment at all, the URL may end in the host's own `/`.
-        let segments = rawPath.isEmpty || (rawPath == "/" && all.isEmpty) ? []
+        let segments =
+            rawPath.isEmpty || (rawPath == "/" && all.isEmpty)
+            ? []
             : rawPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         guard rawPath.isEmpty || rawPath.hasPrefix("/"), segments.count == all.count else {
             return "\(described): \(segments.count) segments, expected \(all.count)"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 @Suite("Query and form encoding")
@@ -15,7 +16,8 @@ struct QueryEncodingTests {
     static let rows: [Row] = [
         Row(name: "sorted keys", parameters: ["b": 2, "a": 1, "c": "x"], expected: "a=1&b=2&c=x"),
         Row(name: "plus is escaped", parameters: ["q": "a+b"], expected: "q=a%2Bb"),
-        Row(name: "reserved characters", parameters: ["q": "a&b=c#d;e%f[g]h i"],
+        Row(
+            name: "reserved characters", parameters: ["q": "a&b=c#d;e%f[g]h i"],
             expected: "q=a%26b%3Dc%23d%3Be%25f%5Bg%5Dh%20i"),
         Row(name: "other delimiters", parameters: ["q": "/?@!$'()*,:"], expected: "q=%2F%3F%40%21%24%27%28%29%2A%2C%3A"),
         Row(name: "non-ASCII as UTF-8", parameters: ["q": "ü é ✓"], expected: "q=%C3%BC%20%C3%A9%20%E2%9C%93"),
@@ -24,18 +26,25 @@ struct QueryEncodingTests {
         Row(name: "empty value", parameters: ["q": ""], expected: "q="),
         Row(name: "bools literal", parameters: ["t": true, "f": false], expected: "f=false&t=true"),
         Row(name: "bools numeric", parameters: ["t": true, "f": false], style: QueryStyle(bools: .numeric), expected: "f=0&t=1"),
-        Row(name: "numbers as Swift prints them", parameters: ["i": 42, "d": 1.5, "n": -7, "big": UInt64.max, "f": Float(0.25)],
+        Row(
+            name: "numbers as Swift prints them", parameters: ["i": 42, "d": 1.5, "n": -7, "big": UInt64.max, "f": Float(0.25)],
             expected: "big=18446744073709551615&d=1.5&f=0.25&i=42&n=-7"),
         Row(name: "arrays with brackets", parameters: ["k": ["a", "b"]], expected: "k%5B%5D=a&k%5B%5D=b"),
         Row(name: "arrays repeated", parameters: ["k": ["a", "b"]], style: QueryStyle(arrays: .repeatedKey), expected: "k=a&k=b"),
-        Row(name: "arrays comma separated, commas in values escaped", parameters: ["k": ["a,b", "c", 1]],
+        Row(
+            name: "arrays comma separated, commas in values escaped", parameters: ["k": ["a,b", "c", 1]],
             style: QueryStyle(arrays: .commaSeparated), expected: "k=a%2Cb,c,1"),
         Row(name: "nested dictionaries", parameters: ["a": ["b": "c", "d": ["e": 1]]], expected: "a%5Bb%5D=c&a%5Bd%5D%5Be%5D=1"),
         Row(name: "array of dictionaries", parameters: ["a": [["b": 1], ["b": 2]]], expected: "a%5B%5D%5Bb%5D=1&a%5B%5D%5Bb%5D=2"),
-        Row(name: "nil optionals are left out", parameters: ["a": Optional<String>.none as Any, "b": Optional("x") as Any], expected: "b=x"),
+        Row(
+            name: "nil optionals are left out", parameters: ["a": Optional<String>.none as Any, "b": Optional("x") as Any], expected: "b=x"),
         Row(name: "NSNull is an empty value", parameters: ["a": NSNull()], expected: "a="),
-        Row(name: "UUID and URL", parameters: ["id": UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") as Any,
-                                               "u": URL(string: "https://x.example/a?b=c") as Any],
+        Row(
+            name: "UUID and URL",
+            parameters: [
+                "id": UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") as Any,
+                "u": URL(string: "https://x.example/a?b=c") as Any,
+            ],
             expected: "id=E621E1F8-C36C-495A-93FC-0C247A3E6E5F&u=https%3A%2F%2Fx.example%2Fa%3Fb%3Dc"),
     ]
 
@@ -48,8 +57,10 @@ struct QueryEncodingTests {
 
     @Test(arguments: rows)
     func encodesFormBodyWithTheSameRules(_ row: Row) throws {
-        let request = try TestEndpoint(endpoint: "search", method: .post, parameters: row.parameters,
-                                       parameterEncoding: .form, queryStyle: row.style).makeURLRequest()
+        let request = try TestEndpoint(
+            endpoint: "search", method: .post, parameters: row.parameters,
+            parameterEncoding: .form, queryStyle: row.style
+        ).makeURLRequest()
         #expect(request.bodyText == row.expected)
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
     }

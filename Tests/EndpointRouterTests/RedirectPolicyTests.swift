@@ -1,9 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Redirect policy")
 struct RedirectPolicyTests {
@@ -19,8 +21,9 @@ struct RedirectPolicyTests {
 
     @Test func httpsToHttpIsRefused() throws {
         let error = #expect(throws: HTTPClientError.self) {
-            try policy.nextRequest(after: redirect(302, to: "http://api.example.com/x"),
-                                   to: request("https://api.example.com/a"), hopsSoFar: 0)
+            try policy.nextRequest(
+                after: redirect(302, to: "http://api.example.com/x"),
+                to: request("https://api.example.com/a"), hopsSoFar: 0)
         }
         guard case .transport(let urlError) = error else {
             Issue.record("expected .transport, got \(String(describing: error))")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 /// Redirects are the library's, not the transport's: these run through a minimal custom transport
@@ -19,9 +20,11 @@ struct RedirectRulesTests {
         }
 
         func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-            -> HTTPResponseHead {
+            -> HTTPResponseHead
+        {
             received.withLock { $0.append(request) }
-            let head = request.url.path == "/start"
+            let head =
+                request.url.path == "/start"
                 ? HTTPResponseHead(statusCode: status, headers: ["Location": location], url: request.url)
                 : HTTPResponseHead(statusCode: 200, url: request.url)
             try sink.receive(head)
@@ -75,10 +78,12 @@ struct RedirectRulesTests {
             }
         }
         let transport = RedirectingTransport(status: status, location: "https://other.example.com/landing")
-        _ = try await TestEndpoint(host: "https://api.example.com", endpoint: "start",
-                                   redirectPolicy: RedirectPolicy(sensitiveHeaders: ["x-api-key"]),
-                                   transport: transport, middlewares: [AddCredentials()])
-            .request(type: EmptyResponse.self).get()
+        _ = try await TestEndpoint(
+            host: "https://api.example.com", endpoint: "start",
+            redirectPolicy: RedirectPolicy(sensitiveHeaders: ["x-api-key"]),
+            transport: transport, middlewares: [AddCredentials()]
+        )
+        .request(type: EmptyResponse.self).get()
         let requests = transport.requests
         try #require(requests.count == 2)
         #expect(requests[0].headers["Authorization"] == "Bearer SECRET")
@@ -125,9 +130,11 @@ struct RedirectRulesTests {
 
     @Test func hopLimitComesFromThePolicy() async throws {
         let transport = RedirectingTransport(status: 302, location: "/start")
-        let result = await TestEndpoint(host: "https://api.example.com", endpoint: "start",
-                                        redirectPolicy: RedirectPolicy(maximumHops: 3), transport: transport)
-            .request(type: EmptyResponse.self)
+        let result = await TestEndpoint(
+            host: "https://api.example.com", endpoint: "start",
+            redirectPolicy: RedirectPolicy(maximumHops: 3), transport: transport
+        )
+        .request(type: EmptyResponse.self)
         guard case .failure(.transport(let error)) = result else {
             Issue.record("expected .transport, got \(result)")
             return

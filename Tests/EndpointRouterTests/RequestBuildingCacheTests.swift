@@ -1,9 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The per-process shortcuts of request building (host parsed once, headers set in one assignment)
 /// must not change what is built.
@@ -46,8 +48,11 @@ struct RequestBuildingCacheTests {
         headers.add(name: "X-Dup", value: "a")
         headers.add(name: "Authorization", value: "Bearer t")
         headers.add(name: "x-dup", value: "b")
-        let request = HTTPRequest(method: .post, url: URL(string: "https://api.example.com/x") ?? URL(fileURLWithPath: "/"), headers: headers, body: .data(Data("{}".utf8)))
-            .urlRequest
+        let request = HTTPRequest(
+            method: .post, url: URL(string: "https://api.example.com/x") ?? URL(fileURLWithPath: "/"), headers: headers,
+            body: .data(Data("{}".utf8))
+        )
+        .urlRequest
         #expect(request.allHTTPHeaderFields == ["X-Dup": "a,b", "Authorization": "Bearer t"])
         #expect(request.value(forHTTPHeaderField: "x-dup") == "a,b")
         #expect(request.httpMethod == "POST")

@@ -1,6 +1,6 @@
+import EndpointRouter
 import Foundation
 import Testing
-import EndpointRouter
 
 /// `ResponseCache.removeAll()` (e.g. on log-out) empties memory and disk, so the next request reaches
 /// the server again.
@@ -12,7 +12,10 @@ struct ResponseCacheRemoveAllTests {
         let cache = ResponseCache(directory: directory)
         let sent = Locked(0)
         let transport = ClosureTransport { _ in
-            let count = sent.withLock { $0 += 1; return $0 }
+            let count = sent.withLock {
+                $0 += 1
+                return $0
+            }
             return HTTPResponse(statusCode: 200, headers: ["Cache-Control": "max-age=600"], body: Data("answer \(count)".utf8))
         }
         let endpoint = TestEndpoint(endpoint: "item", transport: transport, middlewares: [CachingMiddleware(cache: cache)])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 /// Which statuses count as success, and decoding a value nested in the body without an envelope type.

@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Testing
 import HTTPTestServer
+import Testing
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Retry middleware")
 struct RetryMiddlewareTests {
@@ -50,7 +52,7 @@ struct RetryMiddlewareTests {
     }
 
     @Test func readsEveryHTTPDateFormAndRejectsNonsense() throws {
-        let now = Date(timeIntervalSince1970: 784_111_767)   // Sun, 06 Nov 1994 08:49:27 GMT
+        let now = Date(timeIntervalSince1970: 784_111_767)  // Sun, 06 Nov 1994 08:49:27 GMT
         for value in ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"] {
             #expect(RetryAfter.delay(value, now: now) == .seconds(10), "\(value)")
         }
@@ -66,8 +68,9 @@ struct RetryMiddlewareTests {
         let server = try Self.server([Self.unavailable, Self.unavailable, .text("done")])
         defer { server.stop() }
         let waits = RecordedWaits()
-        var endpoint = OptionedEndpoint(host: server.baseURL, method: .post, body: .json(["a": 1]),
-                                        middlewares: [RetryMiddleware(sleep: waits.sleep)])
+        var endpoint = OptionedEndpoint(
+            host: server.baseURL, method: .post, body: .json(["a": 1]),
+            middlewares: [RetryMiddleware(sleep: waits.sleep)])
         #expect(await endpoint.request(type: String.self).failure?.response?.statusCode == 503)
         #expect(server.requests.count == 1)
         endpoint.options.retryable = true
@@ -101,7 +104,8 @@ struct RetryMiddlewareTests {
         defer { server.stop() }
         let waits = RecordedWaits()
         let policy = RetryPolicy(maximumDelay: .seconds(120))
-        let endpoint = OptionedEndpoint(host: server.baseURL, timeout: 20, middlewares: [RetryMiddleware(policy: policy, sleep: waits.sleep)])
+        let endpoint = OptionedEndpoint(
+            host: server.baseURL, timeout: 20, middlewares: [RetryMiddleware(policy: policy, sleep: waits.sleep)])
         #expect(await endpoint.request(type: String.self).failure?.response?.statusCode == 503)
         #expect(waits.all.isEmpty)
         #expect(server.requests.count == 1)
@@ -137,8 +141,9 @@ struct RetryMiddlewareTests {
                 throw error
             }
             let waits = RecordedWaits()
-            let endpoint = OptionedEndpoint(host: "https://api.example.com", transport: transport,
-                                            middlewares: [RetryMiddleware(sleep: waits.sleep)])
+            let endpoint = OptionedEndpoint(
+                host: "https://api.example.com", transport: transport,
+                middlewares: [RetryMiddleware(sleep: waits.sleep)])
             let result = await endpoint.request(type: String.self)
             if error != .cancelled { #expect(result.failure == error) }
             #expect(attempts.count == expectedAttempts, "\(error)")
@@ -167,8 +172,9 @@ struct RetryMiddlewareTests {
             let transport = ClosureTransport { _ in
                 HTTPResponse(statusCode: attempts.increment() == 1 ? status : 200)
             }
-            let endpoint = OptionedEndpoint(host: "https://api.example.com", transport: transport,
-                                            middlewares: [RetryMiddleware(sleep: RecordedWaits().sleep)])
+            let endpoint = OptionedEndpoint(
+                host: "https://api.example.com", transport: transport,
+                middlewares: [RetryMiddleware(sleep: RecordedWaits().sleep)])
             _ = await endpoint.request(type: EmptyResponse.self)
             #expect(attempts.count == expectedAttempts, "status \(status)")
         }
@@ -177,8 +183,11 @@ struct RetryMiddlewareTests {
     @Test func jitterStaysUnderTheCappedCeiling() {
         let policy = RetryPolicy(baseDelay: .milliseconds(100), maximumDelay: .seconds(2))
         let ceilings = (1...8).map(policy.backoffCeiling(beforeRetry:))
-        #expect(ceilings == [.milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
-                             .milliseconds(1600), .seconds(2), .seconds(2), .seconds(2)])
+        #expect(
+            ceilings == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(800),
+                .milliseconds(1600), .seconds(2), .seconds(2), .seconds(2),
+            ])
         #expect(policy.backoffCeiling(beforeRetry: 10_000) == .seconds(2))
         for retry in 1...8 {
             let samples = (0..<300).map { _ in policy.backoff(beforeRetry: retry) }

@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 extension Serialized {
     /// Issue #8's security list, on the wire: header injection, credentials across origins, https → http,
@@ -68,9 +70,11 @@ extension Serialized {
             var headers = HTTPHeaders()
             headers.add(name: name, value: value)
             do {
-                let head = try await URLSessionTransport().send(HTTPRequest(method: .get, url: url, headers: headers),
-                                                                context: testContext(seconds: 5), sink: MemoryBodySink(limit: nil))
-                Issue.record("expected .invalidHeader for \(name.debugDescription): \(value.debugDescription), got status \(head.statusCode)")
+                let head = try await URLSessionTransport().send(
+                    HTTPRequest(method: .get, url: url, headers: headers),
+                    context: testContext(seconds: 5), sink: MemoryBodySink(limit: nil))
+                Issue.record(
+                    "expected .invalidHeader for \(name.debugDescription): \(value.debugDescription), got status \(head.statusCode)")
             } catch {
                 guard case .invalidHeader = error else {
                     Issue.record("expected .invalidHeader, got \(error)")
@@ -94,13 +98,17 @@ extension Serialized {
             defer { origin.stop() }
             let endpoint = TestEndpoint(
                 host: origin.baseURL, endpoint: "start", method: .post, parameters: ["a": 1],
-                headers: ["Cookie": "sid=\(FaultCredentials.cookie)",
-                          "Proxy-Authorization": "Basic \(FaultCredentials.password)", "X-Api-Key": "SECRET-CONFIGURED",
-                          "X-Harmless": "kept"],
+                headers: [
+                    "Cookie": "sid=\(FaultCredentials.cookie)",
+                    "Proxy-Authorization": "Basic \(FaultCredentials.password)", "X-Api-Key": "SECRET-CONFIGURED",
+                    "X-Harmless": "kept",
+                ],
                 timeout: 5, redirectPolicy: RedirectPolicy(sensitiveHeaders: ["x-api-key", "X-Middleware-Token"]),
                 transport: URLSessionTransport(),
-                middlewares: [AddHeader(name: "X-Middleware-Token", value: "SECRET-MIDDLEWARE"),
-                              AddHeader(name: "Authorization", value: "Bearer \(FaultCredentials.token)")])
+                middlewares: [
+                    AddHeader(name: "X-Middleware-Token", value: "SECRET-MIDDLEWARE"),
+                    AddHeader(name: "Authorization", value: "Bearer \(FaultCredentials.token)"),
+                ])
             _ = try await endpoint.request(type: EmptyResponse.self).get()
 
             let sent = try #require(origin.requests.first)
@@ -123,9 +131,11 @@ extension Serialized {
             let transport = ClosureTransport { _ in
                 HTTPResponse(statusCode: 302, headers: ["Location": plain.baseURL + "/downgraded"])
             }
-            let result = await TestEndpoint(host: "https://api.example.com", endpoint: "start",
-                                            headers: ["Authorization": "Bearer \(FaultCredentials.token)"], transport: transport)
-                .request(type: Data.self)
+            let result = await TestEndpoint(
+                host: "https://api.example.com", endpoint: "start",
+                headers: ["Authorization": "Bearer \(FaultCredentials.token)"], transport: transport
+            )
+            .request(type: Data.self)
             guard case .failure(.transport(let error)) = result else {
                 Issue.record("expected .transport, got \(result)")
                 return
@@ -144,16 +154,21 @@ extension Serialized {
             defer { server.stop() }
             let clock = ContinuousClock()
             let start = clock.now
-            let result = await TestEndpoint(host: "https://127.0.0.1:\(server.port)", endpoint: "x", timeout: 5,
-                                            transport: URLSessionTransport())
-                .request(type: Data.self)
+            let result = await TestEndpoint(
+                host: "https://127.0.0.1:\(server.port)", endpoint: "x", timeout: 5,
+                transport: URLSessionTransport()
+            )
+            .request(type: Data.self)
             let elapsed = clock.now - start
             guard case .failure(.transport(let error)) = result else {
                 Issue.record("a self-signed certificate must fail with .transport, got \(result)")
                 return
             }
-            #expect([.serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
-                     .secureConnectionFailed].contains(error.code), "\(error.code.rawValue): \(error.localizedDescription)")
+            #expect(
+                [
+                    .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
+                    .secureConnectionFailed,
+                ].contains(error.code), "\(error.code.rawValue): \(error.localizedDescription)")
             #expect(error.code == .serverCertificateUntrusted, "the mapping names the certificate: \(error.localizedDescription)")
             #expect(elapsed < .seconds(5))
             // The server logs after the client has given up; wait for its line (bounded).
@@ -208,8 +223,9 @@ extension Serialized {
             let target = FaultCredentials.withUserinfo(failing.baseURL) + "/t?api_key=\(FaultCredentials.querySecret)"
             let redirecting = try TestServer(response: .redirect(status: 302, location: target))
             defer { redirecting.stop() }
-            let query = TestEndpoint(host: failing.baseURL, endpoint: "x", parameters: FaultCredentials.query,
-                                     headers: FaultCredentials.headers, timeout: 5, transport: transport)
+            let query = TestEndpoint(
+                host: failing.baseURL, endpoint: "x", parameters: FaultCredentials.query,
+                headers: FaultCredentials.headers, timeout: 5, transport: transport)
             let viaRedirect = TestEndpoint(host: redirecting.baseURL, endpoint: "x", timeout: 5, transport: transport)
             let badLocation = try TestServer(response: .redirect(status: 301, location: "http://user:\(FaultCredentials.password)@[::1"))
             defer { badLocation.stop() }
@@ -218,9 +234,11 @@ extension Serialized {
                 HTTPResponse(statusCode: 302, headers: ["Location": target])
             }
             let toHTTP = TestEndpoint(host: "https://api.example.com", endpoint: "x", transport: downgrade)
-            for (name, endpoint) in [("status 500 with query secrets", query), ("status 500 after a redirect to userinfo", viaRedirect),
-                                     ("redirect to an invalid Location with userinfo", toBadLocation),
-                                     ("https to http redirect with userinfo", toHTTP)] {
+            for (name, endpoint) in [
+                ("status 500 with query secrets", query), ("status 500 after a redirect to userinfo", viaRedirect),
+                ("redirect to an invalid Location with userinfo", toBadLocation),
+                ("https to http redirect with userinfo", toHTTP),
+            ] {
                 if case .failure(let error) = await endpoint.request(type: Data.self) {
                     errors.append((name, error))
                 } else {

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Why a TLS test could not set up its server; the text says what to install.
@@ -54,43 +55,43 @@ final class SelfSignedTLSServer: @unchecked Sendable {
     }
 
     private static let script = """
-    import os, signal, socket, ssl, sys, time
-    # The mask is inherited from the test process, which may block signals: unblock them so a kill works.
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    deadline = time.monotonic() + 60
-    folder = sys.argv[1]
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(folder + "/cert.pem", folder + "/key.pem")
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    listener.settimeout(0.5)
-    with open(folder + "/port.tmp", "w") as f:
-        f.write(str(listener.getsockname()[1]))
-    os.rename(folder + "/port.tmp", folder + "/port")
-    def log(line):
-        with open(folder + "/log", "a") as f:
-            f.write(line + "\\n")
-    while time.monotonic() < deadline:
-        try:
-            connection, _ = listener.accept()
-        except socket.timeout:
-            continue
-        connection.settimeout(5)
-        try:
-            tls = context.wrap_socket(connection, server_side=True)
-        except Exception as error:
-            log("handshake-failed " + type(error).__name__)
-            connection.close()
-            continue
-        try:
-            if tls.recv(65536):
-                log("request")
-                tls.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\nConnection: close\\r\\n\\r\\nok")
-        except Exception as error:
-            log("error " + type(error).__name__)
-        tls.close()
-    """
+        import os, signal, socket, ssl, sys, time
+        # The mask is inherited from the test process, which may block signals: unblock them so a kill works.
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        deadline = time.monotonic() + 60
+        folder = sys.argv[1]
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(folder + "/cert.pem", folder + "/key.pem")
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        listener.settimeout(0.5)
+        with open(folder + "/port.tmp", "w") as f:
+            f.write(str(listener.getsockname()[1]))
+        os.rename(folder + "/port.tmp", folder + "/port")
+        def log(line):
+            with open(folder + "/log", "a") as f:
+                f.write(line + "\\n")
+        while time.monotonic() < deadline:
+            try:
+                connection, _ = listener.accept()
+            except socket.timeout:
+                continue
+            connection.settimeout(5)
+            try:
+                tls = context.wrap_socket(connection, server_side=True)
+            except Exception as error:
+                log("handshake-failed " + type(error).__name__)
+                connection.close()
+                continue
+            try:
+                if tls.recv(65536):
+                    log("request")
+                    tls.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\nConnection: close\\r\\n\\r\\nok")
+            except Exception as error:
+                log("error " + type(error).__name__)
+            tls.close()
+        """
 
     private static func launch() throws -> SelfSignedTLSServer {
         let openssl = try tool("openssl")
@@ -98,10 +99,14 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
-            try run(openssl, ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                              "-keyout", folder.appendingPathComponent("key.pem").path,
-                              "-out", folder.appendingPathComponent("cert.pem").path,
-                              "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+            try run(
+                openssl,
+                [
+                    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                    "-keyout", folder.appendingPathComponent("key.pem").path,
+                    "-out", folder.appendingPathComponent("cert.pem").path,
+                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                ])
             let process = Process()
             process.executableURL = python
             process.arguments = ["-c", script, folder.path]
@@ -135,7 +140,8 @@ final class SelfSignedTLSServer: @unchecked Sendable {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw TLSServerSetupError(description: "the TLS test needs `\(name)` on PATH; install it (Debian: apt-get install -y openssl python3)")
+        throw TLSServerSetupError(
+            description: "the TLS test needs `\(name)` on PATH; install it (Debian: apt-get install -y openssl python3)")
     }
 
     /// Runs a tool to completion within 30 s; fails with its output if it does not exit 0.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
 
 extension Serialized {
@@ -48,17 +49,19 @@ extension Serialized {
 
         static func respond(to request: RecordedRequest) -> ScriptedResponse {
             let id = id(in: request)
-            let fault = request.query.flatMap { query in
-                query.split(separator: "&").first { $0.hasPrefix("fault=") }.flatMap { Fault(rawValue: String($0.dropFirst(6))) }
-            } ?? .none
+            let fault =
+                request.query.flatMap { query in
+                    query.split(separator: "&").first { $0.hasPrefix("fault=") }.flatMap { Fault(rawValue: String($0.dropFirst(6))) }
+                } ?? .none
             switch fault {
             case .none:
                 return .json(#"{"id":\#(id)}"#)
             case .reset:
                 return .closeWithoutResponse
             case .closedMidBody:
-                return ScriptedResponse(status: 200, headers: [("Content-Type", "application/json"), ("Content-Length", "4096")],
-                                        body: Data(#"{"id":\#(id),"#.utf8), behavior: .closeDelimited)
+                return ScriptedResponse(
+                    status: 200, headers: [("Content-Type", "application/json"), ("Content-Length", "4096")],
+                    body: Data(#"{"id":\#(id),"#.utf8), behavior: .closeDelimited)
             case .serverError:
                 return .json(#"{"id":\#(id),"error":"injected"}"#, status: 500)
             case .slow:
@@ -129,13 +132,17 @@ extension Serialized {
             let seed = UInt64(ProcessInfo.processInfo.environment["SOAK_SEED"] ?? "") ?? UInt64.random(in: 1...UInt64.max)
             let faults = Self.faults(count: Self.count, seed: seed)
             let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: Self.inFlight))
-            let soak = try await Self.soak(transport, server: { try TestServer { Self.respond(to: $0) } }) { host, id, done in
-                _ = TestEndpoint(host: host, endpoint: "soak/\(id)", parameters: faults[id] == .none ? nil : ["fault": faults[id].rawValue],
-                                 timeout: faults[id] == .slow ? 0.3 : 30, transport: transport).request(type: Echo.self) { done($0) }
+            let makeServer = { try TestServer { Self.respond(to: $0) } }
+            let soak = try await Self.soak(transport, server: makeServer) { host, id, done in
+                _ = TestEndpoint(
+                    host: host, endpoint: "soak/\(id)", parameters: faults[id] == .none ? nil : ["fault": faults[id].rawValue],
+                    timeout: faults[id] == .slow ? 0.3 : 30, transport: transport
+                ).request(type: Echo.self) { done($0) }
             }
             let faultCounts = Dictionary(grouping: faults, by: \.self).mapValues(\.count)
-            print("soak: \(Self.count) requests, \(Self.inFlight) in flight, faults "
-                  + Fault.allCases.map { "\($0)=\(faultCounts[$0] ?? 0)" }.joined(separator: " ") + ", seed \(seed): \(soak.summary)")
+            print(
+                "soak: \(Self.count) requests, \(Self.inFlight) in flight, faults "
+                    + Fault.allCases.map { "\($0)=\(faultCounts[$0] ?? 0)" }.joined(separator: " ") + ", seed \(seed): \(soak.summary)")
             for (round, run) in [soak.settling, soak.measured].enumerated() {
                 var unexpected: [String] = []
                 for (id, outcome) in run.outcomes.enumerated() {
@@ -143,9 +150,16 @@ extension Serialized {
                         unexpected.append("#\(id) (\(faults[id])): \(outcome)")
                     }
                 }
-                #expect(run.unanswered.isEmpty, "seed \(seed), round \(round + 1): \(run.unanswered.count) requests never ended, e.g. \(Array(run.unanswered.prefix(5)))")
-                #expect(run.repeated.isEmpty, "seed \(seed), round \(round + 1): requests \(Array(run.repeated.prefix(5))) ended more than once")
-                #expect(unexpected.isEmpty, "seed \(seed), round \(round + 1): \(unexpected.count) requests ended unexpectedly: \(Array(unexpected.prefix(5)))")
+                #expect(
+                    run.unanswered.isEmpty,
+                    "seed \(seed), round \(round + 1): \(run.unanswered.count) requests never ended, e.g. \(Array(run.unanswered.prefix(5)))"
+                )
+                #expect(
+                    run.repeated.isEmpty, "seed \(seed), round \(round + 1): requests \(Array(run.repeated.prefix(5))) ended more than once"
+                )
+                #expect(
+                    unexpected.isEmpty,
+                    "seed \(seed), round \(round + 1): \(unexpected.count) requests ended unexpectedly: \(Array(unexpected.prefix(5)))")
             }
             soak.expectNothingLeft(transport)
         }
@@ -153,8 +167,11 @@ extension Serialized {
         /// Each request waits on a server that never answers and ends at its 50 ms deadline.
         @Test func requestsThatTimeOutLeaveNothingBehind() async throws {
             let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: Self.inFlight))
-            let soak = try await Self.soak(transport, server: { try TestServer(response: .hang) }) { host, id, done in
-                _ = TestEndpoint(host: host, endpoint: "hang/\(id)", timeout: 0.05, transport: transport).request(type: Echo.self) { done($0) }
+            let makeServer = { try TestServer(response: .hang) }
+            let soak = try await Self.soak(transport, server: makeServer) { host, id, done in
+                _ = TestEndpoint(host: host, endpoint: "hang/\(id)", timeout: 0.05, transport: transport).request(type: Echo.self) {
+                    done($0)
+                }
             }
             print("soak: \(Self.count) requests timing out after 50 ms, \(Self.inFlight) in flight: \(soak.summary)")
             for run in [soak.settling, soak.measured] {
@@ -197,10 +214,13 @@ extension Serialized {
                 }
                 #expect(run.unanswered.isEmpty, "seed \(seed): \(run.unanswered.count) requests never ended")
                 #expect(run.repeated.isEmpty, "seed \(seed): requests \(Array(run.repeated.prefix(5))) ended more than once")
-                #expect(wrong.isEmpty, "seed \(seed): \(wrong.count) ended with neither .cancelled nor their own answer: \(Array(wrong.prefix(3)))")
+                #expect(
+                    wrong.isEmpty,
+                    "seed \(seed): \(wrong.count) ended with neither .cancelled nor their own answer: \(Array(wrong.prefix(3)))")
             }
-            print("soak: \(Self.count) requests cancelled at random, \(Self.inFlight) in flight, seed \(seed): "
-                  + "\(cancelled) of \(2 * Self.count) cancelled, the rest answered first; \(soak.summary)")
+            print(
+                "soak: \(Self.count) requests cancelled at random, \(Self.inFlight) in flight, seed \(seed): "
+                    + "\(cancelled) of \(2 * Self.count) cancelled, the rest answered first; \(soak.summary)")
             #expect(cancelled > 0, "no cancel landed before the answer: the test did not test cancellation")
             #expect(cancelled < 2 * Self.count, "no answer came before its cancel: the test did not test the race")
             soak.expectNothingLeft(transport)
@@ -235,8 +255,9 @@ extension Serialized {
             let host = server.baseURL
             let (measured, seconds) = await timed { await run(count: count, limit: limit) { call(host, $0, $1) } }
             let drained = await drained(transport)
-            return Soak(settling: settling, measured: measured, seconds: seconds, before: before,
-                        after: MemorySampler.residentBytes(), drained: drained)
+            return Soak(
+                settling: settling, measured: measured, seconds: seconds, before: before,
+                after: MemorySampler.residentBytes(), drained: drained)
         }
 
         struct Soak {
@@ -258,8 +279,9 @@ extension Serialized {
             func expectNothingLeft(_ transport: URLSessionTransport, sourceLocation: SourceLocation = #_sourceLocation) {
                 #expect(drained, "URLSession tasks still running: \(transport.activeExchangeCount)", sourceLocation: sourceLocation)
                 if !SoakTests.isSanitized {
-                    #expect(after - before < SoakTests.memoryBound, "resident memory grew by \(after - before) bytes",
-                            sourceLocation: sourceLocation)
+                    #expect(
+                        after - before < SoakTests.memoryBound, "resident memory grew by \(after - before) bytes",
+                        sourceLocation: sourceLocation)
                 }
             }
         }

@@ -1,10 +1,11 @@
+import EndpointRouter
 import Foundation
 import Testing
-import EndpointRouter
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Serialized {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
 
 extension Serialized {
@@ -115,7 +116,9 @@ extension Serialized {
                 .request(type: Data.self)
             let memory = sampler.stop()
             #expect(result.failure == .responseTooLarge(limit: 8 * Self.mebibyte))
-            #expect(memory.peakBytes - memory.baselineBytes < 24 * Self.mebibyte, "grew \((memory.peakBytes - memory.baselineBytes) / Self.mebibyte) MiB")
+            #expect(
+                memory.peakBytes - memory.baselineBytes < 24 * Self.mebibyte,
+                "grew \((memory.peakBytes - memory.baselineBytes) / Self.mebibyte) MiB")
         }
 
         @Test func gzipBombIsStoppedAtTheLimit() async throws {
@@ -128,7 +131,9 @@ extension Serialized {
                 .request(type: Data.self)
             let memory = sampler.stop()
             #expect(result.failure == .responseTooLarge(limit: 8 * Self.mebibyte))
-            #expect(memory.peakBytes - memory.baselineBytes < 24 * Self.mebibyte, "grew \((memory.peakBytes - memory.baselineBytes) / Self.mebibyte) MiB")
+            #expect(
+                memory.peakBytes - memory.baselineBytes < 24 * Self.mebibyte,
+                "grew \((memory.peakBytes - memory.baselineBytes) / Self.mebibyte) MiB")
         }
 
         @Test func announcedLengthOverTheLimitFailsBeforeTheBodyIsRead() async throws {

@@ -1,8 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTestServer
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// An endpoint whose every property is a stored value, so each test row can say exactly what it sets.
 struct TestEndpoint: HTTPClient {
@@ -28,7 +31,8 @@ struct TestEndpoint: HTTPClient {
 struct ClosureTransport: HTTPTransport {
     let handler: @Sendable (HTTPRequest) async throws(HTTPClientError) -> HTTPResponse
     func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead {
+        -> HTTPResponseHead
+    {
         let response = try await handler(request)
         try sink.receive(response.head)
         try sink.write(response.body)
@@ -76,8 +80,6 @@ extension Result {
         return nil
     }
 }
-
-import HTTPTestServer
 
 extension TestServer {
     /// Waits without blocking a thread: the cooperative pool has as many threads as cores (2 here),

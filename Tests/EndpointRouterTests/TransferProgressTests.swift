@@ -1,5 +1,5 @@
-import Testing
 import EndpointRouter
+import Testing
 
 /// `fractionCompleted` is what a progress bar shows: nil when the total is unknown, never above 1.
 @Suite("TransferProgress.fractionCompleted")

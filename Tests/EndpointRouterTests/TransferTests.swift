@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
 
 extension Serialized {
@@ -68,8 +69,9 @@ extension Serialized {
                 let response = try result.get()
                 #expect(response.value == destination)
                 #expect(try await offThePool { try Self.holdsPattern(destination, length: length) })
-                #expect(memory.peakBytes - memory.baselineBytes <= 32 * Self.mebibyte,
-                        "grew \((memory.peakBytes - memory.baselineBytes) / Self.mebibyte) MiB")
+                #expect(
+                    memory.peakBytes - memory.baselineBytes <= 32 * Self.mebibyte,
+                    "grew \((memory.peakBytes - memory.baselineBytes) / Self.mebibyte) MiB")
                 #expect(progress.isMonotonic)
                 #expect(progress.all.last == TransferProgress(completedBytes: length, expectedBytes: length))
                 #expect(Self.contents(of: folder) == ["big.bin"])
@@ -101,7 +103,9 @@ extension Serialized {
                 try Data("old".utf8).write(to: destination)
                 let progress = ProgressLog()
                 let host = server.baseURL
-                let task = Task { await TestEndpoint(host: host, endpoint: "big", timeout: 60).download(to: destination, progress: progress.handler) }
+                let task = Task {
+                    await TestEndpoint(host: host, endpoint: "big", timeout: 60).download(to: destination, progress: progress.handler)
+                }
                 let limit = ContinuousClock.now + .seconds(20)
                 while (progress.all.last?.completedBytes ?? 0) < length / 20 && ContinuousClock.now < limit {
                     try await Task.sleep(nanoseconds: 5_000_000)
@@ -158,16 +162,19 @@ extension Serialized {
                 let progress = ProgressLog()
                 let sampler = MemorySampler()
                 sampler.start()
-                let result = await TestEndpoint(host: server.baseURL, endpoint: "upload", method: .put,
-                                                body: .file(file, contentType: "application/octet-stream"), timeout: 60)
-                    .upload(type: EmptyResponse.self, progress: progress.handler).map(\.value)
+                let result = await TestEndpoint(
+                    host: server.baseURL, endpoint: "upload", method: .put,
+                    body: .file(file, contentType: "application/octet-stream"), timeout: 60
+                )
+                .upload(type: EmptyResponse.self, progress: progress.handler).map(\.value)
                 let memory = sampler.stop()
                 #expect(result == .success(EmptyResponse()))
                 let received = try #require(server.requests.last)
                 #expect(received.bodyLength == Int64(length))
                 #expect(received.bodySHA256Hex == expected)
-                #expect(memory.peakBytes - memory.baselineBytes <= 32 * Self.mebibyte,
-                        "grew \((memory.peakBytes - memory.baselineBytes) / Self.mebibyte) MiB")
+                #expect(
+                    memory.peakBytes - memory.baselineBytes <= 32 * Self.mebibyte,
+                    "grew \((memory.peakBytes - memory.baselineBytes) / Self.mebibyte) MiB")
                 #expect(progress.isMonotonic)
                 #expect(progress.all.last?.completedBytes == Int64(length))
             }

@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTestServer
 import Testing
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 extension Serialized {
     /// Each hazard URLSession has on Linux, checked on the wire against the default transport.
@@ -15,8 +17,10 @@ extension Serialized {
             defer { target.stop() }
             let origin = try TestServer(response: .redirect(status: 302, location: target.baseURL + "/landing"))
             defer { origin.stop() }
-            let headers = ["Authorization": "Bearer SECRET", "Cookie": "sid=SECRET", "Proxy-Authorization": "Basic SECRET",
-                           "X-Custom": "kept"]
+            let headers = [
+                "Authorization": "Bearer SECRET", "Cookie": "sid=SECRET", "Proxy-Authorization": "Basic SECRET",
+                "X-Custom": "kept",
+            ]
             _ = try await TestEndpoint(host: origin.baseURL, endpoint: "start", headers: headers).request(type: EmptyResponse.self).get()
             #expect(origin.requests.first?.header("Authorization") == "Bearer SECRET")
             let landed = try #require(target.requests.first)
@@ -70,9 +74,11 @@ extension Serialized {
         @Test func redirectsCanBeReturnedAsResponses() async throws {
             let server = try TestServer(response: .redirect(status: 302, location: "/elsewhere"))
             defer { server.stop() }
-            let response = try await TestEndpoint(host: server.baseURL, endpoint: "x", acceptableStatusCodes: 200..<400,
-                                                  redirectPolicy: RedirectPolicy(maximumHops: 0))
-                .response(type: Data.self).get()
+            let response = try await TestEndpoint(
+                host: server.baseURL, endpoint: "x", acceptableStatusCodes: 200..<400,
+                redirectPolicy: RedirectPolicy(maximumHops: 0)
+            )
+            .response(type: Data.self).get()
             #expect(response.statusCode == 302)
             #expect(response.headers["Location"] == "/elsewhere")
             #expect(server.requests.count == 1)
@@ -174,9 +180,11 @@ extension Serialized {
             defer { server.stop() }
             let declared = await TestEndpoint(host: server.baseURL, endpoint: "x", method: .post, headers: [name: value])
                 .request(type: EmptyResponse.self)
-            let smuggled = await TestEndpoint(host: server.baseURL, endpoint: "x", method: .post, parameters: ["a": 1],
-                                              middlewares: [RawHeader(name: name, value: value)])
-                .request(type: EmptyResponse.self)
+            let smuggled = await TestEndpoint(
+                host: server.baseURL, endpoint: "x", method: .post, parameters: ["a": 1],
+                middlewares: [RawHeader(name: name, value: value)]
+            )
+            .request(type: EmptyResponse.self)
             for result in [declared, smuggled] {
                 guard case .failure(.invalidHeader) = result else {
                     Issue.record("expected .invalidHeader, got \(result)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import EndpointRouter
 
 @Suite("URL building")
@@ -16,7 +17,8 @@ struct URLBuildingTests {
         Row(host: "https://api.example.com", path: "", endpoint: "todos", expected: "https://api.example.com/todos"),
         Row(host: "https://api.example.com/", path: "/v2/", endpoint: "/todos", expected: "https://api.example.com/v2/todos"),
         Row(host: "https://api.example.com", path: "v2", endpoint: "todos/", expected: "https://api.example.com/v2/todos/"),
-        Row(host: "https://api.example.com:8443/base", path: "/v2", endpoint: "todos/1",
+        Row(
+            host: "https://api.example.com:8443/base", path: "/v2", endpoint: "todos/1",
             expected: "https://api.example.com:8443/base/v2/todos/1"),
         Row(host: "http://127.0.0.1:8080", path: "", endpoint: "", expected: "http://127.0.0.1:8080"),
         Row(host: "https://api.example.com", path: "", endpoint: "a b/ü", expected: "https://api.example.com/a%20b/%C3%BC"),
@@ -28,7 +30,8 @@ struct URLBuildingTests {
         Row(host: "HTTPS://API.example.com", path: "", endpoint: "x", expected: "https://API.example.com/x"),
         Row(host: "http://[::1]:8080", path: "", endpoint: "x", expected: "http://[::1]:8080/x"),
         Row(host: " https://api.example.com ", path: "", endpoint: "x", expected: "https://api.example.com/x"),
-        Row(host: "https://api.example.com", path: "", endpoint: "users/\(segment: "admin/x?x=1#y")",
+        Row(
+            host: "https://api.example.com", path: "", endpoint: "users/\(segment: "admin/x?x=1#y")",
             expected: "https://api.example.com/users/admin%2Fx%3Fx%3D1%23y"),
         Row(host: "https://api.example.com", path: "", endpoint: "todos/\(segment: 42)", expected: "https://api.example.com/todos/42"),
         Row(host: "https://api.example.com", path: "", endpoint: "a\r\nb", expected: "https://api.example.com/a%0D%0Ab"),

@@ -1,9 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
 @testable import EndpointRouter
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The classification of URLSession failures, row by row, from what the exchange saw; the fault suite
 /// checks the same codes against a real server.
@@ -21,32 +23,42 @@ struct URLSessionFailureTests {
     }
 
     static let rows: [Row] = [
-        Row(name: "reset before the head", code: .networkConnectionLost, text: "Recv failure: Connection reset by peer",
+        Row(
+            name: "reset before the head", code: .networkConnectionLost, text: "Recv failure: Connection reset by peer",
             expected: .networkConnectionLost),
         Row(name: "empty reply", code: .badServerResponse, text: "Empty reply from server", expected: .networkConnectionLost),
         Row(name: "HTTP/0.9", code: .unsupportedURL, text: "Received HTTP/0.9 when not allowed", expected: .cannotParseResponse),
-        Row(name: "too large headers", code: .unknown, text: "Too large response headers: 307217 > 307200",
+        Row(
+            name: "too large headers", code: .unknown, text: "Too large response headers: 307217 > 307200",
             expected: .cannotParseResponse),
         Row(name: "out of memory on a huge header", code: .unknown, text: "Out of memory", expected: .cannotParseResponse),
         Row(name: "failed writing header", code: .unknown, text: "Failed writing header", expected: .cannotParseResponse),
         Row(name: "header without colon", code: .unknown, text: "Header without colon", expected: .cannotParseResponse),
-        Row(name: "self-signed", code: .unknown, text: "SSL certificate problem: self-signed certificate",
+        Row(
+            name: "self-signed", code: .unknown, text: "SSL certificate problem: self-signed certificate",
             expected: .serverCertificateUntrusted),
         Row(name: "TLS alert", code: .unknown, text: "OpenSSL SSL_connect: SSL_ERROR_SYSCALL", expected: .secureConnectionFailed),
         Row(name: "unknown before the head stays unknown", code: .unknown, text: "something new", expected: .unknown),
-        Row(name: "short body", code: .unknown, text: "transfer closed with 90 bytes remaining to read",
+        Row(
+            name: "short body", code: .unknown, text: "transfer closed with 90 bytes remaining to read",
             headers: ["Content-Length": "100"], receivedBytes: 10, expected: .networkConnectionLost),
-        Row(name: "short body by count alone", code: .unknown, text: "something new",
+        Row(
+            name: "short body by count alone", code: .unknown, text: "something new",
             headers: ["Content-Length": "100"], receivedBytes: 10, expected: .networkConnectionLost),
-        Row(name: "reset mid-body", code: .networkConnectionLost, text: "Recv failure: Connection reset by peer",
+        Row(
+            name: "reset mid-body", code: .networkConnectionLost, text: "Recv failure: Connection reset by peer",
             headers: [:], receivedBytes: 3, expected: .networkConnectionLost),
-        Row(name: "corrupt gzip", code: .unknown, text: "Error while processing content unencoding: incorrect header check",
+        Row(
+            name: "corrupt gzip", code: .unknown, text: "Error while processing content unencoding: incorrect header check",
             headers: ["Content-Encoding": "gzip"], expected: .cannotDecodeContentData),
-        Row(name: "unencoding error without a Content-Encoding stays unknown", code: .unknown,
+        Row(
+            name: "unencoding error without a Content-Encoding stays unknown", code: .unknown,
             text: "Error while processing content unencoding", headers: [:], expected: .unknown),
-        Row(name: "unknown mid-body with the whole body stays unknown", code: .unknown, text: "something new",
+        Row(
+            name: "unknown mid-body with the whole body stays unknown", code: .unknown, text: "something new",
             headers: ["Content-Length": "10"], receivedBytes: 10, expected: .unknown),
-        Row(name: "refused stays refused", code: .cannotConnectToHost, text: "Couldn't connect to server",
+        Row(
+            name: "refused stays refused", code: .cannotConnectToHost, text: "Couldn't connect to server",
             expected: .cannotConnectToHost),
     ]
 
@@ -66,9 +78,14 @@ struct URLSessionFailureTests {
     /// A cancel or a timeout is never turned into something else, whatever the text or the state.
     @Test(arguments: [URLError.Code.cancelled, .timedOut])
     func cancelAndTimeoutAreNeverReclassified(_ code: URLError.Code) {
-        let seen = URLSessionFailure(head: HTTPResponseHead(statusCode: 200, headers: ["Content-Length": "100",
-                                                                                      "Content-Encoding": "gzip"]),
-                                     receivedBytes: 1)
+        let seen = URLSessionFailure(
+            head: HTTPResponseHead(
+                statusCode: 200,
+                headers: [
+                    "Content-Length": "100",
+                    "Content-Encoding": "gzip",
+                ]),
+            receivedBytes: 1)
         let error = seen.error(for: URLError.described(code, "transfer closed; unencoding; SSL certificate"))
         #expect(error == (code == .cancelled ? .cancelled : .timedOut))
         let before = URLSessionFailure().error(for: URLError.described(code, "Empty reply from server"))

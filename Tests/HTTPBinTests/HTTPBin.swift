@@ -1,7 +1,8 @@
 import EndpointRouter
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The httpbin server under test, from `HTTPBIN_URL` (for example `http://127.0.0.1:8765`).
@@ -58,8 +59,9 @@ enum HTTPBin: HTTPClient {
     /// `/redirect/N` (relative redirects ending at `/get`).
     case redirect(times: Int)
     /// `/redirect-to?url=…&status_code=…` with a method, body and headers.
-    case redirectTo(url: String, statusCode: Int, method: HTTPMethod, body: RequestBody?,
-                    headers: [String: String]? = nil)
+    case redirectTo(
+        url: String, statusCode: Int, method: HTTPMethod, body: RequestBody?,
+        headers: [String: String]? = nil)
     /// `/absolute-redirect/N`.
     case absoluteRedirect(times: Int)
     /// `/basic-auth/user/password`, optionally with an `Authorization` header.
@@ -111,7 +113,7 @@ enum HTTPBin: HTTPClient {
     var parameters: [String: Any]? {
         switch self {
         case .anything(_, let parameters, _), .get(let parameters, _), .raw(_, let parameters),
-             .postBody(_, let parameters):
+            .postBody(_, let parameters):
             parameters
         case .postJSON(let parameters), .postForm(let parameters):
             parameters
@@ -171,9 +173,10 @@ enum HTTPBin: HTTPClient {
 
 /// Any JSON value, to compare httpbin's echoes exactly.
 enum JSON: Decodable, Equatable, Sendable, CustomStringConvertible,
-           ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-           ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral,
-           ExpressibleByNilLiteral {
+    ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral,
+    ExpressibleByNilLiteral
+{
     case string(String)
     case number(Double)
     case bool(Bool)
@@ -216,7 +219,7 @@ enum JSON: Decodable, Equatable, Sendable, CustomStringConvertible,
         case .null: "null"
         case .array(let array): "[" + array.map(\.description).joined(separator: ", ") + "]"
         case .object(let object):
-            "[" + object.keys.sorted().map { "\($0.debugDescription): \(object[$0]!)" }.joined(separator: ", ") + "]"
+            "[" + object.sorted { $0.key < $1.key }.map { "\($0.key.debugDescription): \($0.value)" }.joined(separator: ", ") + "]"
         }
     }
 }

@@ -1,9 +1,10 @@
 import EndpointRouter
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 // These suites talk to a real httpbin server named by HTTPBIN_URL and are skipped without it.
 // CI sets HTTPBIN_REQUIRED=1 as well, so a missing server fails instead of skipping silently.
@@ -12,16 +13,19 @@ extension Trait where Self == ConditionTrait {
     /// Skips a suite without an httpbin server, saying how to run it, so `swift test` never lists
     /// skipped suites without a reason.
     static var needsHTTPBin: Self {
-        .enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_URL"] != nil,
-                 "needs an httpbin server: .ci/run starts one, or set HTTPBIN_URL=http://127.0.0.1:PORT")
+        .enabled(
+            if: ProcessInfo.processInfo.environment["HTTPBIN_URL"] != nil,
+            "needs an httpbin server: .ci/run starts one, or set HTTPBIN_URL=http://127.0.0.1:PORT")
     }
 }
 
 @Suite("httpbin configuration")
 struct HTTPBinConfigurationTests {
-    @Test("HTTPBIN_REQUIRED=1 demands HTTPBIN_URL",
-          .enabled(if: ProcessInfo.processInfo.environment["HTTPBIN_REQUIRED"] == "1",
-                   "runs only when HTTPBIN_REQUIRED=1, as in .ci/run"))
+    @Test(
+        "HTTPBIN_REQUIRED=1 demands HTTPBIN_URL",
+        .enabled(
+            if: ProcessInfo.processInfo.environment["HTTPBIN_REQUIRED"] == "1",
+            "runs only when HTTPBIN_REQUIRED=1, as in .ci/run"))
     func serverIsConfiguredWhenRequired() throws {
         let url = try #require(
             ProcessInfo.processInfo.environment["HTTPBIN_URL"],
@@ -37,9 +41,11 @@ struct HTTPBinConfigurationTests {
 
 @Suite(.needsHTTPBin)
 struct HTTPBinMethodTests {
-    @Test("Every method reaches /anything with its parameters", arguments: [
-        HTTPMethod.get, .post, .put, .patch, .delete,
-    ])
+    @Test(
+        "Every method reaches /anything with its parameters",
+        arguments: [
+            HTTPMethod.get, .post, .put, .patch, .delete,
+        ])
     func anything(method: HTTPMethod) async throws {
         let parameters: [String: Any] = ["name": "a+b & c", "n": 7]
         let response = try await HTTPBin.anything(method, parameters: parameters).response(type: Echo.self).get()
@@ -56,9 +62,11 @@ struct HTTPBinMethodTests {
         }
     }
 
-    @Test("Method routes answer their own method", arguments: [
-        ("get", HTTPMethod.get), ("post", .post), ("put", .put), ("patch", .patch), ("delete", .delete),
-    ])
+    @Test(
+        "Method routes answer their own method",
+        arguments: [
+            ("get", HTTPMethod.get), ("post", .post), ("put", .put), ("patch", .patch), ("delete", .delete),
+        ])
     func methodRoute(route: String, method: HTTPMethod) async throws {
         let response = try await HTTPBin.methodRoute(route: route, method: method).response(type: Echo.self).get()
         #expect(response.statusCode == 200)
@@ -100,29 +108,31 @@ struct HTTPBinMethodTests {
 @Suite(.needsHTTPBin)
 struct HTTPBinQueryTests {
     /// Values and keys that break naive encoders.
-    static var hostile: [String: Any] { [
-        "plus": "a+b",
-        "amp": "a&b=c",
-        "percent": "100%",
-        "escape": "%41%zz",
-        "accents": "ü é",
-        "reserved": "/?#[]@!$'()*,;",
-        "equals": "=",
-        "spaces": "  two  spaces ",
-        "emoji": "🚀👩‍💻",
-        "empty": "",
-        "a+b": "key with plus",
-        "k&=?#": "key with reserved characters",
-        "ü é 🚀": "unicode key",
-        "100%": "key with percent",
-        "list": ["x+y", "1&2", "ü é", ""],
-        "nested": ["b": "c", "d e": "f&g=h", "deeper": ["z": "🚀"]],
-        "yes": true,
-        "no": false,
-        "int": 42,
-        "negative": -7,
-        "double": 3.25,
-    ] }
+    static var hostile: [String: Any] {
+        [
+            "plus": "a+b",
+            "amp": "a&b=c",
+            "percent": "100%",
+            "escape": "%41%zz",
+            "accents": "ü é",
+            "reserved": "/?#[]@!$'()*,;",
+            "equals": "=",
+            "spaces": "  two  spaces ",
+            "emoji": "🚀👩‍💻",
+            "empty": "",
+            "a+b": "key with plus",
+            "k&=?#": "key with reserved characters",
+            "ü é 🚀": "unicode key",
+            "100%": "key with percent",
+            "list": ["x+y", "1&2", "ü é", ""],
+            "nested": ["b": "c", "d e": "f&g=h", "deeper": ["z": "🚀"]],
+            "yes": true,
+            "no": false,
+            "int": 42,
+            "negative": -7,
+            "double": 3.25,
+        ]
+    }
 
     @Test("Hostile keys and values round-trip through the query exactly")
     func hostileQueryRoundTrip() async throws {
@@ -246,8 +256,9 @@ struct HTTPBinBodyTests {
 
     @Test("An Encodable .json body arrives intact; parameters then go to the query")
     func encodableBody() async throws {
-        let parcel = Parcel(title: "Überraschung 🎁 \"1+1=2\"", count: 3, fragile: true, tags: ["a&b", "c d"],
-                            note: nil, dimensions: .init(width: 1.5, height: 20))
+        let parcel = Parcel(
+            title: "Überraschung 🎁 \"1+1=2\"", count: 3, fragile: true, tags: ["a&b", "c d"],
+            note: nil, dimensions: .init(width: 1.5, height: 20))
         let response = try await HTTPBin.postBody(.json(parcel), parameters: ["page": 2, "q": "x+y"])
             .response(type: JSONEcho<Parcel>.self).get()
         #expect(response.value.json == parcel)
@@ -262,10 +273,11 @@ struct HTTPBinBodyTests {
             "k e+y&": "odd key", "list": ["1", "2+2"], "flag": true, "number": 1.5,
         ]
         let response = try await HTTPBin.postForm(parameters: parameters).response(type: Echo.self).get()
-        #expect(response.value.form == [
-            "plus": "a+b", "amp": "a&b=c", "percent": "100%", "unicode": "ü é 🚀", "spaces": " x  y ",
-            "k e+y&": "odd key", "list[]": ["1", "2+2"], "flag": "true", "number": "1.5",
-        ])
+        #expect(
+            response.value.form == [
+                "plus": "a+b", "amp": "a&b=c", "percent": "100%", "unicode": "ü é 🚀", "spaces": " x  y ",
+                "k e+y&": "odd key", "list[]": ["1", "2+2"], "flag": "true", "number": "1.5",
+            ])
         #expect(response.value.headers["Content-Type"] == "application/x-www-form-urlencoded; charset=utf-8")
         #expect(response.value.json == nil)
         #expect(response.value.args == [:])
@@ -429,8 +441,9 @@ struct HTTPBinTransportTests {
 
     @Test("A 307 redirect keeps the POST method and body", arguments: [307, 308])
     func redirectKeepsBody(status: Int) async throws {
-        let parcel = Parcel(title: "kept", count: 1, fragile: false, tags: ["x"], note: "n",
-                            dimensions: .init(width: 1, height: 2))
+        let parcel = Parcel(
+            title: "kept", count: 1, fragile: false, tags: ["x"], note: "n",
+            dimensions: .init(width: 1, height: 2))
         let response = try await HTTPBin.redirectTo(url: "/anything", statusCode: status, method: .post, body: .json(parcel))
             .response(type: JSONEcho<Parcel>.self).get()
         #expect(response.url?.path == "/anything")
@@ -440,9 +453,11 @@ struct HTTPBinTransportTests {
 
     @Test("A 303 redirect turns a POST into a GET without body")
     func redirect303BecomesGet() async throws {
-        let response = try await HTTPBin.redirectTo(url: "/anything", statusCode: 303, method: .post,
-                                                    body: .json(["dropped": true]))
-            .response(type: Echo.self).get()
+        let response = try await HTTPBin.redirectTo(
+            url: "/anything", statusCode: 303, method: .post,
+            body: .json(["dropped": true])
+        )
+        .response(type: Echo.self).get()
         #expect(response.value.method == "GET")
         #expect(response.value.data == "")
         #expect(response.value.json == nil)
@@ -451,21 +466,28 @@ struct HTTPBinTransportTests {
 
     @Test("Authorization survives a same-origin redirect")
     func sameOriginRedirectKeepsAuthorization() async throws {
-        let response = try await HTTPBin.redirectTo(url: "/headers", statusCode: 302, method: .get, body: nil,
-                                                    headers: ["Authorization": "Bearer secret", "X-Kept": "yes"])
-            .response(type: HeadersEcho.self).get()
+        let response = try await HTTPBin.redirectTo(
+            url: "/headers", statusCode: 302, method: .get, body: nil,
+            headers: ["Authorization": "Bearer secret", "X-Kept": "yes"]
+        )
+        .response(type: HeadersEcho.self).get()
         #expect(response.value.headers["Authorization"] == "Bearer secret")
         #expect(response.value.headers["X-Kept"] == "yes")
     }
 
-    @Test("Credentials are stripped on a cross-origin redirect",
-          .enabled(if: HTTPBinServer.otherOrigin != nil, "needs httpbin reachable under a second origin (127.0.0.1 and localhost)"))
+    @Test(
+        "Credentials are stripped on a cross-origin redirect",
+        .enabled(if: HTTPBinServer.otherOrigin != nil, "needs httpbin reachable under a second origin (127.0.0.1 and localhost)"))
     func crossOriginRedirectStripsCredentials() async throws {
         let other = try #require(HTTPBinServer.otherOrigin)
-        let response = try await HTTPBin.redirectTo(url: "\(other)/headers", statusCode: 307, method: .get, body: nil,
-                                                    headers: ["Authorization": "Bearer secret", "Cookie": "s=1",
-                                                              "X-Kept": "yes"])
-            .response(type: HeadersEcho.self).get()
+        let response = try await HTTPBin.redirectTo(
+            url: "\(other)/headers", statusCode: 307, method: .get, body: nil,
+            headers: [
+                "Authorization": "Bearer secret", "Cookie": "s=1",
+                "X-Kept": "yes",
+            ]
+        )
+        .response(type: HeadersEcho.self).get()
         #expect(response.url?.host == "localhost")
         #expect(response.value.headers["Authorization"] == nil)
         #expect(response.value.headers["Cookie"] == nil)
@@ -551,11 +573,13 @@ struct HTTPBinResponseBodyTests {
         let document = try await HTTPBin.json.request(type: SlideshowDocument.self).get()
         #expect(document.slideshow.title == "Sample Slide Show")
         #expect(document.slideshow.author == "Yours Truly")
-        #expect(document.slideshow.slides == [
-            .init(title: "Wake up to WonderWidgets!", type: "all", items: nil),
-            .init(title: "Overview", type: "all",
-                  items: ["Why <em>WonderWidgets</em> are great", "Who <em>buys</em> WonderWidgets"]),
-        ])
+        #expect(
+            document.slideshow.slides == [
+                .init(title: "Wake up to WonderWidgets!", type: "all", items: nil),
+                .init(
+                    title: "Overview", type: "all",
+                    items: ["Why <em>WonderWidgets</em> are great", "Who <em>buys</em> WonderWidgets"]),
+            ])
     }
 
     @Test("HTML requested as a Decodable is .decodingFailed with the response")

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Thrown when the system `gzip` tool cannot produce the requested data.
@@ -68,7 +68,9 @@ extension ScriptedResponse {
         let fromGzip = Pipe()
         // Other processes the tests spawn meanwhile must not inherit our ends: a leaked write end would keep
         // gzip from ever seeing the end of its input. (The child gets its ends through dup2, which drops the flag.)
-        for handle in [toGzip.fileHandleForReading, toGzip.fileHandleForWriting, fromGzip.fileHandleForReading, fromGzip.fileHandleForWriting] {
+        for handle in [
+            toGzip.fileHandleForReading, toGzip.fileHandleForWriting, fromGzip.fileHandleForReading, fromGzip.fileHandleForWriting,
+        ] {
             _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
         }
 
@@ -116,7 +118,8 @@ extension ScriptedResponse {
             throw GzipToolError(description: "gzip did not finish within \(Int(gzipTimeLimit)) s and was killed")
         }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw GzipToolError(description: "gzip failed (reason \(process.terminationReason.rawValue), status \(process.terminationStatus))")
+            throw GzipToolError(
+                description: "gzip failed (reason \(process.terminationReason.rawValue), status \(process.terminationStatus))")
         }
         return output
     }
@@ -130,9 +133,9 @@ extension ScriptedResponse {
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
         defer {
             #if canImport(Glibc)
-            // Discard a SIGPIPE left pending by a failed write, so it cannot outlive the thread's mask.
-            var none = timespec(tv_sec: 0, tv_nsec: 0)
-            while sigtimedwait(&blocked, nil, &none) == SIGPIPE {}
+                // Discard a SIGPIPE left pending by a failed write, so it cannot outlive the thread's mask.
+                var none = timespec(tv_sec: 0, tv_nsec: 0)
+                while sigtimedwait(&blocked, nil, &none) == SIGPIPE {}
             #endif
         }
         switch input {

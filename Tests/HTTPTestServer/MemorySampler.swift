@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Samples this process's resident memory every 2 ms on a dedicated thread, so a test can assert that a
@@ -50,64 +50,64 @@ public final class MemorySampler: Sendable {
     /// The process's current resident set size in bytes (`VmRSS` on Linux), or 0 if it cannot be read.
     public static func residentBytes() -> Int {
         #if os(Linux)
-        return linuxResidentBytes()
+            return linuxResidentBytes()
         #elseif canImport(Darwin)
-        var info = mach_task_basic_info()
-        var count = mach_msg_type_number_t(MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
-        let result = withUnsafeMutablePointer(to: &info) {
-            $0.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
-                task_info(currentTaskPort, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
+            var info = mach_task_basic_info()
+            var count = mach_msg_type_number_t(MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
+            let result = withUnsafeMutablePointer(to: &info) {
+                $0.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
+                    task_info(currentTaskPort, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
+                }
             }
-        }
-        return result == KERN_SUCCESS ? Int(info.resident_size) : 0
+            return result == KERN_SUCCESS ? Int(info.resident_size) : 0
         #else
-        return 0
+            return 0
         #endif
     }
 
     #if os(Linux)
-    /// Parses `VmRSS:   12345 kB` out of /proc/self/status using plain system calls, so that sampling every
-    /// 2 ms does not itself allocate Foundation objects and disturb what it measures.
-    private static func linuxResidentBytes() -> Int {
-        let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return 0 }
-        defer { close(fd) }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8192) { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            var length = 0
-            while length < buffer.count {
-                let count = read(fd, base + length, buffer.count - length)
-                if count > 0 {
-                    length += count
-                } else if !(count < 0 && errno == EINTR) {
-                    break
-                }
-            }
-            let text = UnsafeBufferPointer(start: base, count: length)
-            let key = Array("VmRSS:".utf8)
-            var lineStart = 0
-            while lineStart < length {
-                var lineEnd = lineStart
-                while lineEnd < length && text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-                if lineEnd - lineStart > key.count && text[lineStart..<(lineStart + key.count)].elementsEqual(key) {
-                    var kilobytes = 0
-                    for byte in text[(lineStart + key.count)..<lineEnd] where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                        kilobytes = kilobytes &* 10 &+ Int(byte - UInt8(ascii: "0"))
+        /// Parses `VmRSS:   12345 kB` out of /proc/self/status using plain system calls, so that sampling every
+        /// 2 ms does not itself allocate Foundation objects and disturb what it measures.
+        private static func linuxResidentBytes() -> Int {
+            let fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return 0 }
+            defer { close(fd) }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8192) { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                var length = 0
+                while length < buffer.count {
+                    let count = read(fd, base + length, buffer.count - length)
+                    if count > 0 {
+                        length += count
+                    } else if !(count < 0 && errno == EINTR) {
+                        break
                     }
-                    return kilobytes &* 1024
                 }
-                lineStart = lineEnd + 1
+                let text = UnsafeBufferPointer(start: base, count: length)
+                let key = Array("VmRSS:".utf8)
+                var lineStart = 0
+                while lineStart < length {
+                    var lineEnd = lineStart
+                    while lineEnd < length && text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+                    if lineEnd - lineStart > key.count && text[lineStart..<(lineStart + key.count)].elementsEqual(key) {
+                        var kilobytes = 0
+                        for byte in text[(lineStart + key.count)..<lineEnd] where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                            kilobytes = kilobytes &* 10 &+ Int(byte - UInt8(ascii: "0"))
+                        }
+                        return kilobytes &* 1024
+                    }
+                    lineStart = lineEnd + 1
+                }
+                return 0
             }
-            return 0
         }
-    }
     #endif
 }
 
 #if canImport(Darwin)
-/// This task's port, fetched once: reading the SDK's `mach_task_self_` global is a strict-concurrency error
-/// with older SDKs, and every `task_self_trap()` call adds a port reference.
-private let currentTaskPort: mach_port_t = task_self_trap()
+    /// This task's port, fetched once: reading the SDK's `mach_task_self_` global is a strict-concurrency error
+    /// with older SDKs, and every `task_self_trap()` call adds a port reference.
+    private let currentTaskPort: mach_port_t = task_self_trap()
 #endif
 
 /// The sampler's mutable state, kept apart so that ``MemorySampler`` itself is checked `Sendable` and the

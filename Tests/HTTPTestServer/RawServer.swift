@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A server on 127.0.0.1 (ephemeral port) that answers every connection with a script of raw socket
@@ -176,9 +176,9 @@ public final class RawServer: Sendable {
 
     private static func write(_ bytes: [UInt8], to fd: Int32) -> Bool {
         #if canImport(Glibc)
-        let flags = Int32(MSG_NOSIGNAL)
+            let flags = Int32(MSG_NOSIGNAL)
         #else
-        let flags: Int32 = 0
+            let flags: Int32 = 0
         #endif
         var offset = 0
         while offset < bytes.count {
@@ -194,11 +194,11 @@ public final class RawServer: Sendable {
         return true
     }
 
-    private static func bindLoopback() throws -> Int32 {
+    private static func bindLoopback(listening: Bool = true) throws -> Int32 {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw TestServerError(operation: "socket", code: errno) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -209,7 +209,7 @@ public final class RawServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 64) == 0 else {
+        guard bound == 0, !listening || listen(fd, 64) == 0 else {
             let error = TestServerError(operation: bound == 0 ? "listen" : "bind", code: errno)
             close(fd)
             throw error
@@ -217,15 +217,16 @@ public final class RawServer: Sendable {
         return fd
     }
 
-    /// A port on 127.0.0.1 that nothing listens on: bound, then closed, so a connection to it is refused.
+    /// A port on 127.0.0.1 that nothing listens on, so a connection to it is refused. The socket stays
+    /// bound (never listening) for the rest of the process: a port closed again could be taken by a
+    /// server of a suite running in parallel, and the "refused" connection would then be answered.
     public static func closedPort() throws -> Int {
-        let fd = try bindLoopback()
+        let fd = try bindLoopback(listening: false)
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        close(fd)
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }

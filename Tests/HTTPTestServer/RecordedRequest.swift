@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One HTTP request exactly as the server received it, captured before the handler runs.
@@ -135,7 +135,7 @@ struct RequestHead {
 
         let parts = decodeText(requestLine).split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, isToken(parts[0]), !parts[1].isEmpty,
-              parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0"
+            parts[2] == "HTTP/1.1" || parts[2] == "HTTP/1.0"
         else { return nil }
 
         var headers: [(name: String, value: String)] = []
@@ -166,8 +166,8 @@ struct RequestHead {
         let lengths = tokens("Content-Length")
         guard let first = lengths.first else { return Framing.none }
         guard lengths.allSatisfy({ $0 == first }), !first.isEmpty,
-              first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let length = Int(first)
+            first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let length = Int(first)
         else { return nil }
         return .length(length)
     }
@@ -336,7 +336,7 @@ final class SocketReader {
             let hexDigits = "0123456789abcdefABCDEF".utf8
             // Int(_:radix:) would also accept a sign, which is not valid in a chunk size.
             guard !sizeField.isEmpty, sizeField.count <= 15, sizeField.allSatisfy(hexDigits.contains),
-                  let size = Int(decodeText(sizeField), radix: 16)
+                let size = Int(decodeText(sizeField), radix: 16)
             else { return nil }
             if size == 0 {
                 // Trailer fields are read to keep the connection in sync but are not recorded.

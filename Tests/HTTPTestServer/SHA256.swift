@@ -103,13 +103,21 @@ public struct SHA256: Sendable {
                             t &+= 1
                         }
                         while t < 64 {
-                            let x = w[t &- 15], y = w[t &- 2]
+                            let x = w[t &- 15]
+                            let y = w[t &- 2]
                             let s0 = (x &>> 7 | x &<< 25) ^ (x &>> 18 | x &<< 14) ^ (x &>> 3)
                             let s1 = (y &>> 17 | y &<< 15) ^ (y &>> 19 | y &<< 13) ^ (y &>> 10)
                             w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
                             t &+= 1
                         }
-                        var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+                        var a = h[0]
+                        var b = h[1]
+                        var c = h[2]
+                        var d = h[3]
+                        var e = h[4]
+                        var f = h[5]
+                        var g = h[6]
+                        var hh = h[7]
                         t = 0
                         while t < 64 {
                             let sigma1 = (e &>> 6 | e &<< 26) ^ (e &>> 11 | e &<< 21) ^ (e &>> 25 | e &<< 7)

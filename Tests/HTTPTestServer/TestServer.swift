@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Thrown when the listening socket cannot be set up.
@@ -374,13 +374,14 @@ private final class ServerState: @unchecked Sendable {
                 return
             case .normal:
                 if let spec = response.streamedBody {
-                    let plan = response.streamPlan(spec, method: head.method, version: head.version,
-                                                   requestWantsClose: head.wantsClose)
+                    let plan = response.streamPlan(
+                        spec, method: head.method, version: head.version,
+                        requestWantsClose: head.wantsClose)
                     guard connection.writeStream(spec, plan: plan), !plan.closeAfter else { return }
                 } else {
                     let closeAfter = head.wantsClose || response.closesConnection
                     guard connection.transmitResponse(response, method: head.method, announceClose: closeAfter),
-                          !closeAfter
+                        !closeAfter
                     else { return }
                 }
             }
@@ -439,10 +440,10 @@ private final class Connection {
     func transmit(_ buffer: UnsafeRawBufferPointer) -> Bool {
         guard let base = buffer.baseAddress else { return true }
         #if canImport(Glibc)
-        // MSG_NOSIGNAL turns SIGPIPE into an EPIPE error.
-        let flags = Int32(MSG_NOSIGNAL)
+            // MSG_NOSIGNAL turns SIGPIPE into an EPIPE error.
+            let flags = Int32(MSG_NOSIGNAL)
         #else
-        let flags: Int32 = 0
+            let flags: Int32 = 0
         #endif
         var offset = 0
         while offset < buffer.count {
@@ -519,8 +520,9 @@ private final class Connection {
             var written: Int64 = 0
             while written < size {
                 let count = Int(min(Int64(pieceCapacity), size - written))
-                ScriptedResponse.fillPattern(UnsafeMutableRawBufferPointer(start: base + prefixRoom, count: count),
-                                             startingAt: offset + written)
+                ScriptedResponse.fillPattern(
+                    UnsafeMutableRawBufferPointer(start: base + prefixRoom, count: count),
+                    startingAt: offset + written)
                 var start = prefixRoom
                 var end = prefixRoom + count
                 if plan.chunked && written == 0 {
@@ -554,25 +556,25 @@ private final class Connection {
     /// wakes this wait (the caller then sees the stop first).
     private func waitForHangUp(milliseconds: Int32) -> Bool {
         #if os(Linux)
-        // POLLRDHUP reports the peer's FIN even when unread request bytes are queued before it, and leaving
-        // POLLIN out keeps such bytes (a pipelined request) from waking the wait over and over.
-        let peerHungUp: Int16 = 0x2000 // POLLRDHUP, which Glibc's Swift overlay does not export.
-        var entry = pollfd(fd: fd, events: peerHungUp, revents: 0)
-        let ready = poll(&entry, 1, milliseconds)
-        guard ready > 0 else { return false }
-        return entry.revents & (peerHungUp | Int16(POLLHUP) | Int16(POLLERR)) != 0
+            // POLLRDHUP reports the peer's FIN even when unread request bytes are queued before it, and leaving
+            // POLLIN out keeps such bytes (a pipelined request) from waking the wait over and over.
+            let peerHungUp: Int16 = 0x2000  // POLLRDHUP, which Glibc's Swift overlay does not export.
+            var entry = pollfd(fd: fd, events: peerHungUp, revents: 0)
+            let ready = poll(&entry, 1, milliseconds)
+            guard ready > 0 else { return false }
+            return entry.revents & (peerHungUp | Int16(POLLHUP) | Int16(POLLERR)) != 0
         #else
-        // Without POLLRDHUP, end of stream shows as readable with nothing to read; queued bytes hide it,
-        // and then the wait is a plain sleep.
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&entry, 1, milliseconds)
-        guard ready > 0 else { return false }
-        if entry.revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0 { return true }
-        var probe: UInt8 = 0
-        let peeked = recv(fd, &probe, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-        if peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { return true }
-        if peeked > 0 && milliseconds > 0 { usleep(useconds_t(milliseconds) * 1000) }
-        return false
+            // Without POLLRDHUP, end of stream shows as readable with nothing to read; queued bytes hide it,
+            // and then the wait is a plain sleep.
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, milliseconds)
+            guard ready > 0 else { return false }
+            if entry.revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0 { return true }
+            var probe: UInt8 = 0
+            let peeked = recv(fd, &probe, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+            if peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { return true }
+            if peeked > 0 && milliseconds > 0 { usleep(useconds_t(milliseconds) * 1000) }
+            return false
         #endif
     }
 }
@@ -587,9 +589,9 @@ func boundedDuration(_ seconds: TimeInterval) -> Duration {
 
 private func openListener() throws -> Int32 {
     #if canImport(Glibc)
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
-    let fd = socket(AF_INET, SOCK_STREAM, 0)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard fd >= 0 else { throw TestServerError(operation: "socket", code: errno) }
     // Descriptors must not leak into processes that tests spawn.
@@ -623,7 +625,7 @@ private func configureConnection(_ fd: Int32) {
     var sendTimeout = timeval(tv_sec: 0, tv_usec: 200_000)
     _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
     #if canImport(Darwin)
-    // Darwin has no MSG_NOSIGNAL; this keeps a write to a closed peer from raising SIGPIPE.
-    _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        // Darwin has no MSG_NOSIGNAL; this keeps a write to a closed peer from raising SIGPIPE.
+        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
     #endif
 }

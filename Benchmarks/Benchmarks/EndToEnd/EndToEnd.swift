@@ -28,11 +28,14 @@ let downloadFile = FileManager.default.temporaryDirectory
     .appendingPathComponent("endpointrouter-bench-\(ProcessInfo.processInfo.processIdentifier).bin")
 
 let benchmarks: @Sendable () -> Void = {
-    let metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .throughput, .peakMemoryResident,
-                                      .peakMemoryResidentDelta, .mallocCountTotal]
+    let metrics: [BenchmarkMetric] = [
+        .wallClock, .cpuTotal, .throughput, .peakMemoryResident,
+        .peakMemoryResidentDelta, .mallocCountTotal,
+    ]
     func sequential(_ count: Int, seconds: Int) -> Benchmark.Configuration {
-        .init(metrics: metrics, warmupIterations: isSmokeRun ? 1 : max(5, count / 10), maxDuration: .seconds(seconds),
-              maxIterations: iterations(count))
+        .init(
+            metrics: metrics, warmupIterations: isSmokeRun ? 1 : max(5, count / 10), maxDuration: .seconds(seconds),
+            maxIterations: iterations(count))
     }
 
     // (a) GET + decode of ~200 B, one request at a time.
@@ -77,8 +80,9 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // Scenario 4: 100 MB to a file.
-    let download = Benchmark.Configuration(metrics: metrics, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: iterations(5),
-                                           teardown: { try? FileManager.default.removeItem(at: downloadFile) })
+    let download = Benchmark.Configuration(
+        metrics: metrics, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: iterations(5),
+        teardown: { try? FileManager.default.removeItem(at: downloadFile) })
     Benchmark("download/100mb/library", configuration: download) { _ async in
         blackHole(expectSuccess(await NginxAPI.big.download(to: downloadFile), "download"))
     }

@@ -5,8 +5,9 @@ import Benchmark
 import BenchmarkFixtures
 import EndpointRouter
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 let benchmarks: @Sendable () -> Void = {

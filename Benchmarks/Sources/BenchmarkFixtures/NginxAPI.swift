@@ -1,7 +1,8 @@
 import EndpointRouter
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The end-to-end endpoints, served by the benchmark nginx (`nginx.sh`) from its fixture files.

@@ -10,7 +10,8 @@ public struct InstantTransport: HTTPTransport {
     public init() {}
 
     public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead {
+        -> HTTPResponseHead
+    {
         try sink.receive(Self.head)
         try sink.write(Self.body)
         return Self.head

@@ -7,7 +7,8 @@ package enum BodyRule {
     /// Throws `.encodingFailed` when `method` may not carry the body it has.
     package static func check(method: HTTPMethod, hasBody: Bool) throws(HTTPClientError) {
         guard hasBody, method == .get || method == .head else { return }
-        throw .encodingFailed("""
+        throw .encodingFailed(
+            """
             a \(method.rawValue) request cannot carry a body; send the parameters in the query \
             (parameterEncoding .query) or use another method such as POST
             """)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A decoded value together with everything the server sent.
@@ -35,8 +36,9 @@ public struct EndpointResponse<Value> {
 
     /// The same response carrying another value.
     public func map<NewValue>(_ transform: (Value) throws -> NewValue) rethrows -> EndpointResponse<NewValue> {
-        EndpointResponse<NewValue>(value: try transform(value), statusCode: statusCode, headers: headers,
-                                   data: data, request: request, url: url)
+        EndpointResponse<NewValue>(
+            value: try transform(value), statusCode: statusCode, headers: headers,
+            data: data, request: request, url: url)
     }
 
     /// Decodes the raw body as `type`, typically to read an API's error payload.

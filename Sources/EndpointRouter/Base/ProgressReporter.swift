@@ -11,8 +11,10 @@ package final class ProgressReporter: Sendable {
     /// Passes `progress` on when it moves forward (or first learns the total).
     package func report(_ progress: TransferProgress) {
         let forward = last.withLock { last -> Bool in
-            if let previous = last, progress.completedBytes < previous.completedBytes
-                || (progress.completedBytes == previous.completedBytes && progress.expectedBytes == previous.expectedBytes) {
+            if let previous = last,
+                progress.completedBytes < previous.completedBytes
+                    || (progress.completedBytes == previous.completedBytes && progress.expectedBytes == previous.expectedBytes)
+            {
                 return false
             }
             last = progress

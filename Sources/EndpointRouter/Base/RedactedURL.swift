@@ -29,10 +29,12 @@ package enum RedactedURL {
         }
         var output = withoutUserInfo(rest)
         if let query {
-            output += "?" + query.split(separator: "&", omittingEmptySubsequences: false).map { item in
-                guard let equals = item.firstIndex(of: "=") else { return item.isEmpty ? "" : placeholder }
-                return String(item[...equals]) + placeholder
-            }.joined(separator: "&")
+            output +=
+                "?"
+                + query.split(separator: "&", omittingEmptySubsequences: false).map { item in
+                    guard let equals = item.firstIndex(of: "=") else { return item.isEmpty ? "" : placeholder }
+                    return String(item[...equals]) + placeholder
+                }.joined(separator: "&")
         }
         return output
     }

@@ -45,9 +45,10 @@ public struct Redaction: Sendable, Hashable {
     /// `headers` with the value of every redacted field replaced by ``placeholder``; names, order
     /// and other values unchanged.
     public func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(headers.fields.map { field in
-            redactsHeader(field.name) ? HTTPHeaders.Field(name: field.name, value: Self.placeholder) : field
-        })
+        HTTPHeaders(
+            headers.fields.map { field in
+                redactsHeader(field.name) ? HTTPHeaders.Field(name: field.name, value: Self.placeholder) : field
+            })
     }
 
     /// `url` as text for people, with any user name and password removed and the values of the
@@ -96,7 +97,8 @@ public struct Redaction: Sendable, Hashable {
         guard !data.isEmpty else { return nil }
         if let json = jsonBody(data) { return String(decoding: json, as: UTF8.self) }
         if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
-           let text = String(data: data, encoding: .utf8) {
+            let text = String(data: data, encoding: .utf8)
+        {
             return formBody(text)
         }
         return nil

@@ -1,14 +1,17 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension URLError {
     /// A `URLError` whose description is the given sentence, for failures the library or a testing
     /// transport detects itself, or for a URLSession failure the library reclassifies (then the
     /// original is kept as `underlying`): the one place such errors are built.
-    package static func described(_ code: URLError.Code, _ text: String, url: URL? = nil,
-                                  underlying: (any Error)? = nil) -> URLError {
+    package static func described(
+        _ code: URLError.Code, _ text: String, url: URL? = nil,
+        underlying: (any Error)? = nil
+    ) -> URLError {
         var info: [String: Any] = [NSLocalizedDescriptionKey: text]
         if let url { info[NSURLErrorFailingURLErrorKey] = url }
         if let underlying { info[NSUnderlyingErrorKey] = underlying }

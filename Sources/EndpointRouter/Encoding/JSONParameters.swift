@@ -47,7 +47,8 @@ enum JSONParameters {
             case .null:
                 output += "null"
             case nil:
-                throw .encodingFailed("""
+                throw .encodingFailed(
+                    """
                     parameter '\(path)' holds a \(ParameterValue.typeName(value)), which JSON cannot carry; \
                     convert it first (a Date to an ISO 8601 String, say) or send an Encodable `body` instead
                     """)

@@ -6,8 +6,8 @@ enum PercentEncoding {
     static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
             return true
         default:
             return false
@@ -19,8 +19,8 @@ enum PercentEncoding {
         if isUnreserved(byte) { return true }
         switch byte {
         case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
-             UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
-             UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
             return true
         default:
             return false
@@ -55,7 +55,8 @@ enum PercentEncoding {
             if allowed(byte) {
                 output.append(byte)
             } else if keepingValidEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-                      isHex(bytes[index + 1]), isHex(bytes[index + 2]) {
+                isHex(bytes[index + 1]), isHex(bytes[index + 2])
+            {
                 output.append(contentsOf: bytes[index...index + 2])
                 index += 2
             } else {
@@ -79,7 +80,8 @@ enum PercentEncoding {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 3
             } else {
@@ -102,7 +104,7 @@ enum PercentEncoding {
     static func isHex(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
-             UInt8(ascii: "a")...UInt8(ascii: "f"):
+            UInt8(ascii: "a")...UInt8(ascii: "f"):
             return true
         default:
             return false

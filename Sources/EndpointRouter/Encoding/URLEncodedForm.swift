@@ -31,15 +31,17 @@ struct URLEncodedForm {
         if let dictionary = value as? [String: Any] {
             for key in dictionary.keys.sorted() {
                 guard let child = dictionary[key] else { continue }
-                try append(child, name: name + "%5B" + PercentEncoding.encodeComponent(key) + "%5D",
-                           path: "\(path)[\(key)]", to: &pairs)
+                try append(
+                    child, name: name + "%5B" + PercentEncoding.encodeComponent(key) + "%5D",
+                    path: "\(path)[\(key)]", to: &pairs)
             }
         } else if let array = value as? [Any] {
             try append(array, name: name, path: path, to: &pairs)
         } else if let scalar = ParameterValue.scalar(value) {
             pairs.append(name + "=" + PercentEncoding.encodeComponent(text(scalar)))
         } else {
-            throw .encodingFailed("""
+            throw .encodingFailed(
+                """
                 parameter '\(path)' holds a \(ParameterValue.typeName(value)), which cannot be written into \
                 a query or form; pass a String, number, Bool, array or dictionary instead
                 """)
@@ -61,7 +63,8 @@ struct URLEncodedForm {
             for element in array {
                 guard let unwrapped = ParameterValue.unwrap(element) else { continue }
                 guard let scalar = ParameterValue.scalar(unwrapped) else {
-                    throw .encodingFailed("""
+                    throw .encodingFailed(
+                        """
                         parameter '\(path)' holds a \(ParameterValue.typeName(unwrapped)) inside a \
                         comma-separated array; such arrays can only hold strings, numbers and booleans
                         """)

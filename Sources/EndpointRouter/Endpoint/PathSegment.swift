@@ -125,7 +125,9 @@ enum RefusedPathSegment {
         var inValue = false
         for scalar in text.unicodeScalars {
             switch scalar {
-            case start: inMarker = true; inValue = false
+            case start:
+                inMarker = true
+                inValue = false
             case end: inMarker = false
             case ":" where inMarker && !inValue: inValue = true
             default: if !inMarker || inValue { output.append(scalar) }

@@ -30,7 +30,8 @@ public struct RequestContext: Sendable {
         self.init(endpointName: endpointName, attempt: attempt, deadline: deadline, options: options, uploadProgress: nil)
     }
 
-    init(endpointName: String, attempt: Int, deadline: ContinuousClock.Instant, options: EndpointOptions, uploadProgress: ProgressReporter?) {
+    init(endpointName: String, attempt: Int, deadline: ContinuousClock.Instant, options: EndpointOptions, uploadProgress: ProgressReporter?)
+    {
         self.endpointName = endpointName
         self.attempt = attempt
         self.deadline = deadline

@@ -15,7 +15,8 @@ struct CacheControl: Equatable {
             for directive in field.split(separator: ",") {
                 let parts = directive.split(separator: "=", maxSplits: 1)
                 let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-                let value = parts.count > 1
+                let value =
+                    parts.count > 1
                     ? parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
                     : nil
                 switch name {

@@ -47,7 +47,8 @@ public struct CachingMiddleware: HTTPMiddleware {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
         let policy = context.options.cachePolicy
         guard request.method == .get, policy != .disabled,
-              !["If-None-Match", "If-Modified-Since", "Range"].contains(where: request.headers.contains) else {
+            !["If-None-Match", "If-Modified-Since", "Range"].contains(where: request.headers.contains)
+        else {
             return try await next(request, context)
         }
         let key = ResponseCache.key(for: request.url)
@@ -78,7 +79,9 @@ public struct CachingMiddleware: HTTPMiddleware {
         return refreshed.response(at: cache.now())
     }
 
-    private func fetch(_ request: HTTPRequest, context: RequestContext, next: Next, key: String) async throws(HTTPClientError) -> HTTPResponse {
+    private func fetch(_ request: HTTPRequest, context: RequestContext, next: Next, key: String) async throws(HTTPClientError)
+        -> HTTPResponse
+    {
         store(try await next(request, context), for: request, key: key)
     }
 
@@ -96,8 +99,9 @@ public struct CachingMiddleware: HTTPMiddleware {
     static func storable(_ response: HTTPResponse, for request: HTTPRequest, key: String, at now: Date) -> CachedResponse? {
         let control = CacheControl(response.headers)
         guard response.statusCode == 200, response.bodyFile == nil, !control.noStore,
-              !CacheControl(request.headers).noStore,
-              !request.headers.contains("Authorization") || control.isPublic else { return nil }
+            !CacheControl(request.headers).noStore,
+            !request.headers.contains("Authorization") || control.isPublic
+        else { return nil }
         let varyNames = response.headers.values(for: "Vary")
             .flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -106,11 +110,12 @@ public struct CachingMiddleware: HTTPMiddleware {
         var headers = response.headers
         headers.remove(name: "Set-Cookie")
         headers.remove(name: "Set-Cookie2")
-        var entry = CachedResponse(key: key, statusCode: response.statusCode, headerNames: [], headerValues: [],
-                                   url: response.url, receivedAt: now,
-                                   initialAge: CachedResponse.initialAge(of: response.headers),
-                                   varying: Dictionary(varyNames.map { ($0, request.headers[$0]) }, uniquingKeysWith: { first, _ in first }),
-                                   body: response.body)
+        var entry = CachedResponse(
+            key: key, statusCode: response.statusCode, headerNames: [], headerValues: [],
+            url: response.url, receivedAt: now,
+            initialAge: CachedResponse.initialAge(of: response.headers),
+            varying: Dictionary(varyNames.map { ($0, request.headers[$0]) }, uniquingKeysWith: { first, _ in first }),
+            body: response.body)
         entry.headers = headers
         guard entry.freshnessLifetime > 0 || entry.hasValidators else { return nil }
         return entry

@@ -45,8 +45,10 @@ public struct CallMetrics: Sendable, Equatable {
     }
 
     /// Creates a report.
-    public init(endpointName: String, method: HTTPMethod, start: Date, duration: Duration, statusCode: Int?,
-                error: HTTPClientError?, attempts: Int, bytesSent: Int64, bytesReceived: Int64) {
+    public init(
+        endpointName: String, method: HTTPMethod, start: Date, duration: Duration, statusCode: Int?,
+        error: HTTPClientError?, attempts: Int, bytesSent: Int64, bytesReceived: Int64
+    ) {
         self.endpointName = endpointName
         self.method = method
         self.start = start

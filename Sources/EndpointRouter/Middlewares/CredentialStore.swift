@@ -67,8 +67,10 @@ public actor CredentialStore {
     ///   - window: the span the refreshes are counted over.
     ///   - credential: the current credential, asked once and then kept.
     ///   - refresh: a new credential after a 401.
-    public init(maximumRefreshes: Int = 3, per window: Duration = .seconds(30),
-                credential: @escaping Provider, refresh: @escaping Refresher) {
+    public init(
+        maximumRefreshes: Int = 3, per window: Duration = .seconds(30),
+        credential: @escaping Provider, refresh: @escaping Refresher
+    ) {
         self.maximumRefreshes = max(1, maximumRefreshes)
         self.window = window
         provider = credential

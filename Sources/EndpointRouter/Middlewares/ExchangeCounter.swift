@@ -30,8 +30,10 @@ final class ExchangeCounter: Sendable {
     }
 
     /// Reports an attempt of `request` to every counter in `context`, runs it, and reports its response.
-    static func counting(_ request: HTTPRequest, _ context: RequestContext,
-                         _ exchange: () async throws(HTTPClientError) -> HTTPResponse) async throws(HTTPClientError) -> HTTPResponse {
+    static func counting(
+        _ request: HTTPRequest, _ context: RequestContext,
+        _ exchange: () async throws(HTTPClientError) -> HTTPResponse
+    ) async throws(HTTPClientError) -> HTTPResponse {
         let counters = context.options.exchangeCounters
         guard !counters.isEmpty else { return try await exchange() }
         for counter in counters { counter.sending(request) }

@@ -55,9 +55,11 @@ public struct LoggingMiddleware: HTTPMiddleware {
     ///   - includesBodies: whether the request line shows the start of the body.
     ///   - curl: whether to write a `curl` command for each request.
     ///   - sink: where lines go; standard error by default.
-    public init(redaction: Redaction = Redaction(), level: LogLevel = .info, failureLevel: LogLevel = .warning,
-                includesHeaders: Bool = false, includesBodies: Bool = false, curl: Bool = false,
-                sink: LogSink = .standardError) {
+    public init(
+        redaction: Redaction = Redaction(), level: LogLevel = .info, failureLevel: LogLevel = .warning,
+        includesHeaders: Bool = false, includesBodies: Bool = false, curl: Bool = false,
+        sink: LogSink = .standardError
+    ) {
         self.redaction = redaction
         self.level = level
         self.failureLevel = failureLevel
@@ -71,8 +73,10 @@ public struct LoggingMiddleware: HTTPMiddleware {
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
         let url = redaction.url(request.url)
         let label = "\(context.endpointName) #\(context.attempt) \(request.method.rawValue) \(url)"
-        var metadata = ["endpoint": context.endpointName, "method": request.method.rawValue, "url": url,
-                        "attempt": String(context.attempt)]
+        var metadata = [
+            "endpoint": context.endpointName, "method": request.method.rawValue, "url": url,
+            "attempt": String(context.attempt),
+        ]
         sink.write(level, "→ " + label + requestDetails(request), metadata)
         if curl {
             sink.write(level, CURLCommand.of(request, redaction: redaction), metadata)
@@ -99,7 +103,9 @@ public struct LoggingMiddleware: HTTPMiddleware {
     private func requestDetails(_ request: HTTPRequest) -> String {
         var details = ""
         if includesHeaders, !request.headers.fields.isEmpty {
-            details += " headers: " + redaction.headers(request.headers).fields
+            details +=
+                " headers: "
+                + redaction.headers(request.headers).fields
                 .map { "\($0.name): \($0.value)" }.joined(separator: ", ")
         }
         switch request.body {

@@ -38,9 +38,11 @@ public struct MetricsMiddleware: HTTPMiddleware {
         var error = outcome.failure
         if error == .cancelled, ended >= context.deadline { error = .timedOut }
         let tally = counter.tally
-        report(CallMetrics(endpointName: context.endpointName, method: request.method, start: start, duration: ended - began,
-                           statusCode: try? outcome.get().statusCode, error: error, attempts: tally.attempts,
-                           bytesSent: tally.bytesSent, bytesReceived: tally.bytesReceived))
+        report(
+            CallMetrics(
+                endpointName: context.endpointName, method: request.method, start: start, duration: ended - began,
+                statusCode: try? outcome.get().statusCode, error: error, attempts: tally.attempts,
+                bytesSent: tally.bytesSent, bytesReceived: tally.bytesReceived))
         return try outcome.get()
     }
 }

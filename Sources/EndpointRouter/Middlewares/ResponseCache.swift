@@ -175,8 +175,9 @@ private struct DiskLayer {
         guard let data = try? Data(contentsOf: file), data.count >= 4 else { return nil }
         let length = data.prefix(4).reduce(0) { $0 << 8 | Int($1) }
         guard data.count >= 4 + length,
-              var entry = try? JSONDecoder().decode(CachedResponse.self, from: data.subdata(in: 4..<(4 + length))),
-              entry.key == key else { return nil }
+            var entry = try? JSONDecoder().decode(CachedResponse.self, from: data.subdata(in: 4..<(4 + length))),
+            entry.key == key
+        else { return nil }
         entry.body = data.subdata(in: (4 + length)..<data.count)
         index?[name]?.lastUse = now
         try? FileManager.default.setAttributes([.modificationDate: now], ofItemAtPath: file.path)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// When ``RetryMiddleware`` sends a request again, and how long it waits first.
@@ -45,8 +46,10 @@ public struct RetryPolicy: Sendable, Hashable {
         baseDelay: Duration = .milliseconds(500),
         maximumDelay: Duration = .seconds(30),
         retryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504],
-        retryableErrorCodes: Set<URLError.Code> = [.networkConnectionLost, .timedOut, .notConnectedToInternet,
-                                                    .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed],
+        retryableErrorCodes: Set<URLError.Code> = [
+            .networkConnectionLost, .timedOut, .notConnectedToInternet,
+            .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
+        ],
         retryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
     ) {
         self.maximumAttempts = maximumAttempts

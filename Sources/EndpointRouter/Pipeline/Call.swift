@@ -44,8 +44,9 @@ struct Call: Sendable {
     /// exchange per hop into sinks of `scope`. Returns at the deadline or on cancellation at once.
     func send(into scope: CallScope, uploadProgress: ProgressReporter?) async -> Result<HTTPResponse, HTTPClientError> {
         let deadline = Deadline.instant(after: timeout)
-        let context = RequestContext(endpointName: endpointName, attempt: 1, deadline: deadline, options: options,
-                                     uploadProgress: uploadProgress)
+        let context = RequestContext(
+            endpointName: endpointName, attempt: 1, deadline: deadline, options: options,
+            uploadProgress: uploadProgress)
         let redirectPolicy = self.redirectPolicy
         let transport = self.transport
         let terminal: HTTPMiddleware.Next = { request, context throws(HTTPClientError) in
@@ -70,14 +71,16 @@ struct Call: Sendable {
 
     /// Sends and decodes into memory.
     func response<T: Decodable & SendableMetatype>(_ type: T.Type, uploadProgress: ProgressReporter?) async
-        -> Result<EndpointResponse<T>, HTTPClientError> {
+        -> Result<EndpointResponse<T>, HTTPClientError>
+    {
         let scope = CallScope(.memory(limit: maxResponseSize))
         let received = await send(into: scope, uploadProgress: uploadProgress)
         scope.close()
         if Task.isCancelled { return .failure(.cancelled) }
         return received.flatMap { response in
-            ResponseDecoding.decode(type, from: response, request: request,
-                                    acceptableStatusCodes: acceptableStatusCodes, decoder: decoder, keyPath: keyPath)
+            ResponseDecoding.decode(
+                type, from: response, request: request,
+                acceptableStatusCodes: acceptableStatusCodes, decoder: decoder, keyPath: keyPath)
         }
     }
 }

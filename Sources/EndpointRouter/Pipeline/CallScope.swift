@@ -57,11 +57,12 @@ final class CallScope: Sendable {
     ///
     /// - Throws: `.cancelled` once the call has ended.
     func makeSink() throws(HTTPClientError) -> Sink {
-        let sink: Sink = switch destination {
-        case .memory(let limit): .memory(MemoryBodySink(limit: limit))
-        case .file(let directory, let isAcceptable, let progress):
-            .file(FileBodySink(directory: directory, isAcceptable: isAcceptable, progress: progress))
-        }
+        let sink: Sink =
+            switch destination {
+            case .memory(let limit): .memory(MemoryBodySink(limit: limit))
+            case .file(let directory, let isAcceptable, let progress):
+                .file(FileBodySink(directory: directory, isAcceptable: isAcceptable, progress: progress))
+            }
         try state.withLock { state throws(HTTPClientError) in
             if state.closed { throw .cancelled }
             state.sinks.append(sink)

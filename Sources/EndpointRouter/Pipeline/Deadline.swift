@@ -106,7 +106,8 @@ private final class Race<T: Sendable>: Sendable {
     }
 
     func finish(_ outcome: Result<T, HTTPClientError>) {
-        let taken = state.withLock { state -> (CheckedContinuation<Result<T, HTTPClientError>, Never>?, Task<Void, Never>?, (any DispatchSourceTimer)?)? in
+        let taken = state.withLock {
+            state -> (CheckedContinuation<Result<T, HTTPClientError>, Never>?, Task<Void, Never>?, (any DispatchSourceTimer)?)? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
             defer {

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension HTTPClient {
@@ -25,13 +26,14 @@ extension HTTPClient {
     /// `headers` and `middlewares` change this call only, as for
     /// ``request(type:at:timeout:headers:middlewares:)``.
     nonisolated(nonsending)
-    public func download(
-        to destination: URL,
-        timeout: TimeInterval? = nil,
-        headers: [String: String] = [:],
-        middlewares: [any HTTPMiddleware] = [],
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async -> Result<EndpointResponse<URL>, HTTPClientError> {
+        public func download(
+            to destination: URL,
+            timeout: TimeInterval? = nil,
+            headers: [String: String] = [:],
+            middlewares: [any HTTPMiddleware] = [],
+            progress: (@Sendable (TransferProgress) -> Void)? = nil
+        ) async -> Result<EndpointResponse<URL>, HTTPClientError>
+    {
         switch Call.starting(self, CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares)) {
         case .success(let call): return await call.download(to: destination, progress: progress.map(ProgressReporter.init))
         case .failure(let error): return .failure(error)
@@ -77,8 +79,9 @@ extension Call {
         case .failure(let error):
             return .failure(error)
         case .success(let response):
-            let raw = EndpointResponse(value: response.body, statusCode: response.statusCode, headers: response.headers,
-                                       data: response.body, request: request, url: response.url ?? request.url)
+            let raw = EndpointResponse(
+                value: response.body, statusCode: response.statusCode, headers: response.headers,
+                data: response.body, request: request, url: response.url ?? request.url)
             guard acceptable.contains(response.statusCode) else {
                 return .failure(.unacceptableStatusCode(raw))
             }

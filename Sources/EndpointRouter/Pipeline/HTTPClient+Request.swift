@@ -33,13 +33,14 @@ extension HTTPClient {
     ///   - middlewares: run after the endpoint's ``HTTPClient/middlewares``, closest to the
     ///     transport, for this call only.
     nonisolated(nonsending)
-    public func request<T: Decodable & SendableMetatype>(
-        type: T.Type,
-        at keyPath: String? = nil,
-        timeout: TimeInterval? = nil,
-        headers: [String: String] = [:],
-        middlewares: [any HTTPMiddleware] = []
-    ) async -> Result<T, HTTPClientError> {
+        public func request<T: Decodable & SendableMetatype>(
+            type: T.Type,
+            at keyPath: String? = nil,
+            timeout: TimeInterval? = nil,
+            headers: [String: String] = [:],
+            middlewares: [any HTTPMiddleware] = []
+        ) async -> Result<T, HTTPClientError>
+    {
         switch await response(type: type, at: keyPath, timeout: timeout, headers: headers, middlewares: middlewares) {
         case .success(let response): .success(response.value)
         case .failure(let error): .failure(error)
@@ -54,15 +55,17 @@ extension HTTPClient {
     /// let total = response.headers["X-Total-Count"]
     /// ```
     nonisolated(nonsending)
-    public func response<T: Decodable & SendableMetatype>(
-        type: T.Type,
-        at keyPath: String? = nil,
-        timeout: TimeInterval? = nil,
-        headers: [String: String] = [:],
-        middlewares: [any HTTPMiddleware] = []
-    ) async -> Result<EndpointResponse<T>, HTTPClientError> {
-        await send(type, CallOverrides(keyPath: keyPath, timeout: timeout, headers: headers, middlewares: middlewares),
-                   uploadProgress: nil)
+        public func response<T: Decodable & SendableMetatype>(
+            type: T.Type,
+            at keyPath: String? = nil,
+            timeout: TimeInterval? = nil,
+            headers: [String: String] = [:],
+            middlewares: [any HTTPMiddleware] = []
+        ) async -> Result<EndpointResponse<T>, HTTPClientError>
+    {
+        await send(
+            type, CallOverrides(keyPath: keyPath, timeout: timeout, headers: headers, middlewares: middlewares),
+            uploadProgress: nil)
     }
 
     /// Like ``response(type:at:timeout:headers:middlewares:)``, reporting how much of the request body has gone out: for large
@@ -76,20 +79,24 @@ extension HTTPClient {
     ///
     /// Reports never go backwards; a retried attempt is reported once it passes the previous one.
     nonisolated(nonsending)
-    public func upload<T: Decodable & SendableMetatype>(
-        type: T.Type,
-        timeout: TimeInterval? = nil,
-        headers: [String: String] = [:],
-        middlewares: [any HTTPMiddleware] = [],
-        progress: @escaping @Sendable (TransferProgress) -> Void
-    ) async -> Result<EndpointResponse<T>, HTTPClientError> {
-        await send(type, CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares),
-                   uploadProgress: ProgressReporter(progress))
+        public func upload<T: Decodable & SendableMetatype>(
+            type: T.Type,
+            timeout: TimeInterval? = nil,
+            headers: [String: String] = [:],
+            middlewares: [any HTTPMiddleware] = [],
+            progress: @escaping @Sendable (TransferProgress) -> Void
+        ) async -> Result<EndpointResponse<T>, HTTPClientError>
+    {
+        await send(
+            type, CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares),
+            uploadProgress: ProgressReporter(progress))
     }
 
     nonisolated(nonsending)
-    private func send<T: Decodable & SendableMetatype>(_ type: T.Type, _ overrides: CallOverrides, uploadProgress: ProgressReporter?) async
-        -> Result<EndpointResponse<T>, HTTPClientError> {
+        private func send<T: Decodable & SendableMetatype>(_ type: T.Type, _ overrides: CallOverrides, uploadProgress: ProgressReporter?)
+        async
+        -> Result<EndpointResponse<T>, HTTPClientError>
+    {
         switch Call.starting(self, overrides) {
         case .success(let call): return await call.response(type, uploadProgress: uploadProgress)
         case .failure(let error): return .failure(error)

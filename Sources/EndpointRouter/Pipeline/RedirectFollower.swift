@@ -34,13 +34,15 @@ struct RedirectFollower: Sendable {
         let current = request.url
         let target = try Self.resolve(location, against: current)
         if current.scheme?.lowercased() == "https", target.scheme == "http" {
-            throw .transport(.secureConnectionFailed,
-                             "refused to follow a redirect from https to http (\(RedactedURL.text(of: target))): it would send the request unencrypted",
-                             url: current)
+            throw .transport(
+                .secureConnectionFailed,
+                "refused to follow a redirect from https to http (\(RedactedURL.text(of: target))): it would send the request unencrypted",
+                url: current)
         }
         guard hopsSoFar < policy.maximumHops else {
-            throw .transport(.httpTooManyRedirects,
-                             "stopped after \(policy.maximumHops) redirects; the server may be redirecting in a loop", url: current)
+            throw .transport(
+                .httpTooManyRedirects,
+                "stopped after \(policy.maximumHops) redirects; the server may be redirecting in a loop", url: current)
         }
 
         var next = request
@@ -52,9 +54,10 @@ struct RedirectFollower: Sendable {
             next.headers = HTTPHeaders(next.headers.fields.filter { !Self.bodyHeaders.contains($0.name.lowercased()) })
         }
         if Origin(current) != Origin(target) {
-            next.headers = HTTPHeaders(next.headers.fields.filter {
-                !SensitiveHeaders.contains($0.name, extra: policy.sensitiveHeaders)
-            })
+            next.headers = HTTPHeaders(
+                next.headers.fields.filter {
+                    !SensitiveHeaders.contains($0.name, extra: policy.sensitiveHeaders)
+                })
         }
         return next
     }
@@ -63,12 +66,14 @@ struct RedirectFollower: Sendable {
     static func resolve(_ location: String, against current: URL) throws(HTTPClientError) -> URL {
         let trimmed = location.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, let resolved = URL(string: trimmed, relativeTo: current)?.absoluteURL,
-              var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false else {
+            var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
+            let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false
+        else {
             // Quoted redacted: it may carry userinfo or query secrets, and error texts end up in logs.
-            throw .transport(.badServerResponse,
-                             "the server redirected to '\(RequestChecks.printable(RedactedURL.text(of: String(location.prefix(200)))))', which is not a valid URL",
-                             url: current)
+            throw .transport(
+                .badServerResponse,
+                "the server redirected to '\(RequestChecks.printable(RedactedURL.text(of: String(location.prefix(200)))))', which is not a valid URL",
+                url: current)
         }
         guard scheme == "http" || scheme == "https" else {
             throw .transport(.unsupportedURL, "the server redirected to a \(scheme) URL; only http and https are followed", url: current)

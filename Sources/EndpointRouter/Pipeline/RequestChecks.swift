@@ -14,7 +14,8 @@ enum RequestChecks {
     static func check(_ request: HTTPRequest) throws(HTTPClientError) {
         let url = request.url
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host?.isEmpty == false else {
+            url.host?.isEmpty == false
+        else {
             throw .badURL("'\(printable(RedactedURL.text(of: url)))' is not an http or https URL")
         }
         try checkHeaders(request.headers)
@@ -55,15 +56,16 @@ enum RequestChecks {
 
     /// RFC 9110 `token`: the only characters allowed in a header name.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    return true
+                default:
+                    return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
             }
-        }
     }
 
     /// An empty in-memory body counts as none: URLSession sends nothing for it either.

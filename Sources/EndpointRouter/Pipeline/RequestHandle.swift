@@ -17,17 +17,18 @@ public final class RequestHandle: Sendable {
         completionHandler: @escaping @Sendable (Result<T, HTTPClientError>) -> Void,
         operation: @escaping @Sendable () async -> Result<T, HTTPClientError>
     ) -> RequestHandle {
-        RequestHandle(Task {
-            let result = Task.isCancelled ? .failure(.cancelled) : await operation()
-            // `T` need not be Sendable. Safe: the result moves to the completion handler once and this
-            // task never touches it again, so no two threads ever share it.
-            nonisolated(unsafe) let delivered = result
-            if let queue {
-                queue.async { completionHandler(delivered) }
-            } else {
-                completionHandler(delivered)
-            }
-        })
+        RequestHandle(
+            Task {
+                let result = Task.isCancelled ? .failure(.cancelled) : await operation()
+                // `T` need not be Sendable. Safe: the result moves to the completion handler once and this
+                // task never touches it again, so no two threads ever share it.
+                nonisolated(unsafe) let delivered = result
+                if let queue {
+                    queue.async { completionHandler(delivered) }
+                } else {
+                    completionHandler(delivered)
+                }
+            })
     }
 
     /// Cancels the request without blocking the calling thread; the completion handler then

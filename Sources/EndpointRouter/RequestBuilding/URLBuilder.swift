@@ -25,13 +25,19 @@ struct URLBuilder {
         let joinedPath = Self.join([basePath, Substring(path), endpointText])
         try Self.checkRefusedSegments(in: joinedPath)
         let encodedPath = PercentEncoding.normalize(joinedPath, allowed: PercentEncoding.isPathAllowed)
-        let queryParts = [endpointQuery.map { PercentEncoding.normalize(RefusedPathSegment.unwrapped(String($0)),
-                                                                        allowed: PercentEncoding.isQueryAllowed) },
-                          extraQuery].compactMap { $0 }.filter { !$0.isEmpty }
+        let queryParts = [
+            endpointQuery.map {
+                PercentEncoding.normalize(
+                    RefusedPathSegment.unwrapped(String($0)),
+                    allowed: PercentEncoding.isQueryAllowed)
+            },
+            extraQuery,
+        ].compactMap { $0 }.filter { !$0.isEmpty }
         let query = queryParts.isEmpty ? "" : "?" + queryParts.joined(separator: "&")
         let text = origin + encodedPath + query
         guard let url = URL(string: text) else {
-            throw .badURL("""
+            throw .badURL(
+                """
                 '\(RedactedURL.text(of: text))' is not a valid URL; check host '\(RedactedURL.text(of: host))', \
                 path '\(RedactedURL.text(of: path))' and endpoint '\(RedactedURL.text(of: endpoint))'
                 """)
@@ -68,7 +74,8 @@ struct URLBuilder {
             throw .badURL("host '\(shown)' names no server; write it like \"https://api.example.com\"")
         }
         guard components.percentEncodedUser == nil, components.percentEncodedPassword == nil else {
-            throw .badURL("""
+            throw .badURL(
+                """
                 host '\(shown)' carries credentials, which would be sent to every server \
                 as Basic authentication; put them in an Authorization header instead
                 """)
@@ -87,7 +94,8 @@ struct URLBuilder {
     /// would turn it into another host (`evil.example%2F.good.example`).
     private static func decodedHostName(_ decoded: String?, scheme: String, shown: String) throws(HTTPClientError) -> String {
         guard let decoded, let reparsed = URLComponents(string: "\(scheme)://\(decoded)"), reparsed.host == decoded,
-              let encoded = reparsed.encodedHost, !encoded.isEmpty, !encoded.contains("%") else {
+            let encoded = reparsed.encodedHost, !encoded.isEmpty, !encoded.contains("%")
+        else {
             throw .badURL("host '\(shown)' has percent-encoded characters that do not decode to a host name; write the name as text")
         }
         return encoded

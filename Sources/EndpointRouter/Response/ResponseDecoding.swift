@@ -10,8 +10,9 @@ enum ResponseDecoding {
         decoder: JSONDecoder,
         keyPath: String? = nil
     ) -> Result<EndpointResponse<T>, HTTPClientError> {
-        let raw = EndpointResponse(value: received.body, statusCode: received.statusCode, headers: received.headers,
-                                   data: received.body, request: request, url: received.url ?? request.url)
+        let raw = EndpointResponse(
+            value: received.body, statusCode: received.statusCode, headers: received.headers,
+            data: received.body, request: request, url: received.url ?? request.url)
         guard acceptableStatusCodes.contains(received.statusCode) else {
             return .failure(.unacceptableStatusCode(raw))
         }
@@ -44,10 +45,13 @@ enum ResponseDecoding {
 extension ResponseDecoding {
     /// Decodes the value under `keyPath` (keys joined by dots) with `decoder`; `Data`, `String` and
     /// ``EmptyResponse`` get no special treatment there, since the value is a part of a JSON document.
-    private static func decode<T: Decodable>(_ type: T.Type, at keyPath: String, raw: EndpointResponse<Data>,
-                                             decoder: JSONDecoder) -> Result<EndpointResponse<T>, HTTPClientError> {
+    private static func decode<T: Decodable>(
+        _ type: T.Type, at keyPath: String, raw: EndpointResponse<Data>,
+        decoder: JSONDecoder
+    ) -> Result<EndpointResponse<T>, HTTPClientError> {
         guard let keys = NestedValueKeys.parse(keyPath) else {
-            return .failure(.decodingFailed(raw, "the key path '\(keyPath)' has an empty key; write keys joined by dots, such as \"data.items\""))
+            return .failure(
+                .decodingFailed(raw, "the key path '\(keyPath)' has an empty key; write keys joined by dots, such as \"data.items\""))
         }
         do {
             let value = try NestedValueKeys.$keys.withValue(keys) {

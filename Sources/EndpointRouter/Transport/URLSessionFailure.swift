@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// What a URLSession exchange saw before it failed, and the `URLError` a caller should get for it.
@@ -51,34 +52,55 @@ struct URLSessionFailure {
     private func beforeTheHead(_ code: URLError.Code, _ text: String) -> (URLError.Code, String)? {
         switch code {
         case .networkConnectionLost:
-            return (.networkConnectionLost, "The connection was reset before the server sent a response; "
-                + "the request may or may not have been processed, so retry only if it is safe to repeat.")
+            return (
+                .networkConnectionLost,
+                "The connection was reset before the server sent a response; "
+                    + "the request may or may not have been processed, so retry only if it is safe to repeat."
+            )
         case .badServerResponse where text.contains("empty reply"):
-            return (.networkConnectionLost, "The server closed the connection without sending a response; "
-                + "the request may or may not have been processed, so retry only if it is safe to repeat.")
+            return (
+                .networkConnectionLost,
+                "The server closed the connection without sending a response; "
+                    + "the request may or may not have been processed, so retry only if it is safe to repeat."
+            )
         case .unsupportedURL where text.contains("http"):
             // libcurl's word for an answer that is not HTTP/1.x; the library only sends http(s) URLs.
-            return (.cannotParseResponse, "The server's answer does not start with an HTTP/1.x status line; "
-                + "check that the URL points at an HTTP server (not TLS or another protocol on that port).")
+            return (
+                .cannotParseResponse,
+                "The server's answer does not start with an HTTP/1.x status line; "
+                    + "check that the URL points at an HTTP server (not TLS or another protocol on that port)."
+            )
         case .unknown:
             if text.contains("too large") || text.contains("out of memory") {
-                return (.cannotParseResponse, "The response headers are larger than URLSession accepts "
-                    + "(libcurl's limit is 300 KiB on Linux); the server must send fewer or shorter headers.")
+                return (
+                    .cannotParseResponse,
+                    "The response headers are larger than URLSession accepts "
+                        + "(libcurl's limit is 300 KiB on Linux); the server must send fewer or shorter headers."
+                )
             }
             if text.contains("failed writing header") {
                 // corelibs decodes every header line as UTF-8 and aborts the transfer when one is not; a
                 // blank redirect `Location` ends the same way.
-                return (.cannotParseResponse, "URLSession on Linux could not read a response header: a header "
-                    + "that is not UTF-8 text, or a redirect with a blank Location. The server must send header "
-                    + "values in ASCII (RFC 9110 §5.5).")
+                return (
+                    .cannotParseResponse,
+                    "URLSession on Linux could not read a response header: a header "
+                        + "that is not UTF-8 text, or a redirect with a blank Location. The server must send header "
+                        + "values in ASCII (RFC 9110 §5.5)."
+                )
             }
             if text.contains("certificate") {
-                return (.serverCertificateUntrusted, "The server's TLS certificate is not trusted (URLSession on Linux "
-                    + "trusts the system CA store only); use a certificate from a trusted CA or add the CA to the system store.")
+                return (
+                    .serverCertificateUntrusted,
+                    "The server's TLS certificate is not trusted (URLSession on Linux "
+                        + "trusts the system CA store only); use a certificate from a trusted CA or add the CA to the system store."
+                )
             }
             if text.contains("ssl") || text.contains("tls") {
-                return (.secureConnectionFailed, "The TLS handshake failed; check that the server speaks TLS on "
-                    + "this port with a protocol version and cipher the system's OpenSSL accepts.")
+                return (
+                    .secureConnectionFailed,
+                    "The TLS handshake failed; check that the server speaks TLS on "
+                        + "this port with a protocol version and cipher the system's OpenSSL accepts."
+                )
             }
             if text.contains("header") {
                 return (.cannotParseResponse, "A response header line is malformed; the server's answer is not valid HTTP.")
@@ -94,14 +116,20 @@ struct URLSessionFailure {
         let coding = head?.headers["Content-Encoding"]?.lowercased()
         let isEncoded = coding.map { $0 != "identity" } ?? false
         if code == .unknown && isEncoded && (text.contains("unencoding") || text.contains("decod")) {
-            return (.cannotDecodeContentData, "The response body's Content-Encoding (\(coding ?? "")) is corrupt and "
-                + "could not be decompressed after \(receivedBytes) bytes; the server sent a broken compressed body.")
+            return (
+                .cannotDecodeContentData,
+                "The response body's Content-Encoding (\(coding ?? "")) is corrupt and "
+                    + "could not be decompressed after \(receivedBytes) bytes; the server sent a broken compressed body."
+            )
         }
         let announced = head?.expectedBodyLength
         let isShort = announced.map { receivedBytes < $0 } ?? false
         guard code == .networkConnectionLost || isShort || text.contains("transfer closed") else { return nil }
         let of = announced.map { " of the \($0) announced" } ?? ""
-        return (.networkConnectionLost, "The connection was lost after \(receivedBytes)\(of) body bytes; "
-            + "the response is incomplete. Retry only if the request is safe to repeat.")
+        return (
+            .networkConnectionLost,
+            "The connection was lost after \(receivedBytes)\(of) body bytes; "
+                + "the response is incomplete. Retry only if the request is safe to repeat."
+        )
     }
 }

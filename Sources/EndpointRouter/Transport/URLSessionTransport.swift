@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The default transport: URLSession, with the Linux hazards taken out.
@@ -85,7 +86,8 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Performs one exchange: sends `request` and streams the response body into `sink`.
     public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead {
+        -> HTTPResponseHead
+    {
         if Task.isCancelled { throw .cancelled }
         // The pipeline has checked already; a caller using the transport directly has not, and
         // URLSession on Linux writes a header name with CR/LF to the wire as it is (injection).

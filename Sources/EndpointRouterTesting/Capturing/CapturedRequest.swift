@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// A request a testing transport received, with the parts tests usually assert on already taken apart.
 ///

@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// The parts of a request URL the testing transports compare, read the way a server reads them.
 ///

@@ -65,7 +65,8 @@ struct JSONMembers {
             }
             while true {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let keyRange = parseString(),
-                      let key = Self.decodeString(bytes[keyRange]) else { return false }
+                    let key = Self.decodeString(bytes[keyRange])
+                else { return false }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
                 index += 1
@@ -133,7 +134,8 @@ struct JSONMembers {
         mutating func literal(_ word: String) -> Bool {
             let expected = Array(word.utf8)
             guard bytes.count - index >= expected.count,
-                  bytes[index..<(index + expected.count)].elementsEqual(expected) else { return false }
+                bytes[index..<(index + expected.count)].elementsEqual(expected)
+            else { return false }
             index += expected.count
             return true
         }

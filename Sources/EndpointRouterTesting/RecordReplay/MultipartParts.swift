@@ -36,7 +36,8 @@ struct MultipartParts {
             var part = body[current.upperBound..<next.lowerBound]
             // The line break after a delimiter opens the part; the one before the next closes it.
             guard part.starts(with: lineBreak), part.count >= 2 * lineBreak.count,
-                  part.suffix(lineBreak.count).elementsEqual(lineBreak) else { return nil }
+                part.suffix(lineBreak.count).elementsEqual(lineBreak)
+            else { return nil }
             part = part.dropFirst(lineBreak.count).dropLast(lineBreak.count)
             if part.starts(with: lineBreak) {
                 // No header lines at all: the part is its content.

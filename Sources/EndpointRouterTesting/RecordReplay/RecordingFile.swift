@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// The text format of one recording, a request and its response, meant to be read in code review:
 ///
@@ -28,10 +28,11 @@ enum RecordingFile {
         var text = "\(request.method.rawValue) \(target) HTTP/1.1\n"
         text += headerLines(redaction.headers(request.headers))
         text += "\n"
-        let requestBody: HTTPRequest.Body? = switch request.body {
-        case .data(let data): .data(redaction.jsonBody(data))
-        case let other: other
-        }
+        let requestBody: HTTPRequest.Body? =
+            switch request.body {
+            case .data(let data): .data(redaction.jsonBody(data))
+            case let other: other
+            }
         if let shown = requestBodyText(requestBody) {
             text += shown
             if !text.hasSuffix("\n") { text += "\n" }
@@ -113,8 +114,9 @@ enum RecordingFile {
     static func requestBody(_ file: Data) -> Data? {
         let bytes = [UInt8](file)
         guard let headEnd = firstIndex(of: Array("\n\n".utf8), in: bytes),
-              let separatorLine = firstIndex(of: Array(("\n" + separator + "\n").utf8), in: bytes),
-              headEnd + 2 <= separatorLine else { return nil }
+            let separatorLine = firstIndex(of: Array(("\n" + separator + "\n").utf8), in: bytes),
+            headEnd + 2 <= separatorLine
+        else { return nil }
         return Data(bytes[(headEnd + 2)..<separatorLine])
     }
 
@@ -170,7 +172,8 @@ enum RecordingFile {
 
     private static func origin(of url: URL) -> String? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme, let host = components.percentEncodedHost else { return nil }
+            let scheme = components.scheme, let host = components.percentEncodedHost
+        else { return nil }
         return "\(scheme)://\(host)\(components.port.map { ":\($0)" } ?? "")"
     }
 

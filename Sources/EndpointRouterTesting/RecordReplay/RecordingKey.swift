@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// The file name a recording is stored under: `GET_todos_1_3fa9c2d1.http`.
 ///
@@ -22,10 +22,11 @@ enum RecordingKey {
     static func fileName(for request: HTTPRequest, redaction: RecordingRedaction) -> String {
         let path = RequestTarget.encodedPath(of: request.url)
         let query = redaction.encodedQuery(RequestTarget.encodedQuery(of: request.url))
-        let body: HTTPRequest.Body? = switch request.body {
-        case .data(let data): .data(redaction.jsonBody(data))
-        case let other: other
-        }
+        let body: HTTPRequest.Body? =
+            switch request.body {
+            case .data(let data): .data(redaction.jsonBody(data))
+            case let other: other
+            }
         let hash = digest(path: path, query: query, body: body, contentType: request.headers["Content-Type"])
         return "\(stem(method: request.method, path: path))_\(hash).\(fileExtension)"
     }
@@ -80,8 +81,8 @@ enum RecordingKey {
     /// JSON re-serialized with sorted keys; any other body as is.
     static func canonicalBody(_ body: Data) -> Data {
         guard !body.isEmpty,
-              let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
-              let sorted = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
+            let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]),
+            let sorted = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
         else { return body }
         return sorted
     }

@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// What a ``RecordingTransport`` blanks out before anything reaches the disk.
 ///
@@ -28,10 +28,11 @@ struct RecordingRedaction: Sendable {
     /// The credential headers are always redacted, from the list the library also strips on a
     /// redirect to another origin, so the two can never disagree about what a secret is.
     func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(headers.fields.map { field in
-            SensitiveHeaders.contains(field.name, extra: extraHeaderNames)
-                ? HTTPHeaders.Field(name: field.name, value: Self.placeholder) : field
-        })
+        HTTPHeaders(
+            headers.fields.map { field in
+                SensitiveHeaders.contains(field.name, extra: extraHeaderNames)
+                    ? HTTPHeaders.Field(name: field.name, value: Self.placeholder) : field
+            })
     }
 
     /// The encoded query with the values of redacted items replaced; other items keep their exact text.

@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// A transport that passes requests on to another one and writes each request with its response to
 /// a text file, so that a ``ReplayTransport`` can answer the same requests later without the network.
@@ -79,7 +79,8 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     ///   when the recording cannot be written, because a test that silently records nothing would
     ///   pass today and fail on replay tomorrow.
     public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead {
+        -> HTTPResponseHead
+    {
         log.append(request, context: context)
         let tee = TeeSink(forwardingTo: sink)
         let head = try await wrapped.send(request, context: context, sink: tee)
@@ -90,9 +91,11 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
             try RecordingFile.render(request: request, head: head, body: body, redaction: redaction)
                 .write(to: file, options: .atomic)
         } catch {
-            throw .transport(.cannotWriteToFile, "RecordingTransport could not write the recording of "
-                             + "\(RequestTarget.summary(method: request.method, url: request.url)) "
-                             + "to \(file.path): \(error.localizedDescription)", url: file)
+            throw .transport(
+                .cannotWriteToFile,
+                "RecordingTransport could not write the recording of "
+                    + "\(RequestTarget.summary(method: request.method, url: request.url)) "
+                    + "to \(file.path): \(error.localizedDescription)", url: file)
         }
         return head
     }

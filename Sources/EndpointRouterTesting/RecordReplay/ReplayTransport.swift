@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// A transport that answers from the files a ``RecordingTransport`` wrote: recorded once, tests then
 /// run offline and deterministically.
@@ -36,7 +36,8 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
     ///   written); `.transport(URLError(.fileDoesNotExist))` when there is no recording;
     ///   `.transport(URLError(.cannotParseResponse))` when the file is not a recording.
     public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead {
+        -> HTTPResponseHead
+    {
         log.append(request, context: context)
         if Task.isCancelled { throw .cancelled }
         let file = try recording(for: request)
@@ -44,8 +45,9 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
         do {
             contents = try Data(contentsOf: file)
         } catch {
-            throw .transport(.cannotParseResponse, "ReplayTransport could not read \(file.path): \(error.localizedDescription)",
-                             url: file)
+            throw .transport(
+                .cannotParseResponse, "ReplayTransport could not read \(file.path): \(error.localizedDescription)",
+                url: file)
         }
         switch RecordingFile.parseResponse(contents) {
         case .success(let response):
@@ -53,7 +55,9 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
             try BodyDelivery.deliver(head, body: response.body, into: sink)
             return head
         case .failure(let error):
-            throw .transport(.cannotParseResponse, """
+            throw .transport(
+                .cannotParseResponse,
+                """
                 ReplayTransport cannot use \(file.path): \(error.reason). Record it again with RecordingTransport \
                 or fix the file by hand.
                 """, url: file)
@@ -94,11 +98,14 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
         }
 
         let summary = RequestTarget.summary(method: method, url: request.url)
-        let nearby = siblings.isEmpty
+        let nearby =
+            siblings.isEmpty
             ? FixtureFiles.listing(of: directory)
             : "Recordings of \(method.rawValue) \(RequestTarget.encodedPath(of: request.url)) with another query or body: "
                 + siblings.joined(separator: ", ") + "."
-        throw .transport(.fileDoesNotExist, """
+        throw .transport(
+            .fileDoesNotExist,
+            """
             ReplayTransport has no recording for \(summary): expected the file \(plainName) in \(directory.path). \
             \(nearby) Record it by running the test once with RecordingTransport(wrapping:directory:) \
             in place of ReplayTransport.

@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// The sink a ``RecordingTransport`` hands the transport it wraps: everything goes on to the
 /// library's sink first, and a copy of what that sink accepted is kept for the recording.

@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// Reads the files behind ``StubResponse/fixture(_:in:status:headers:)``.
 enum FixtureFiles {
@@ -12,8 +12,10 @@ enum FixtureFiles {
         do {
             return try Data(contentsOf: file)
         } catch {
-            throw .transport(.fileDoesNotExist, "StubResponse.fixture could not read '\(name)' at \(file.path): "
-                             + "\(error.localizedDescription). \(listing(of: directory))", url: file)
+            throw .transport(
+                .fileDoesNotExist,
+                "StubResponse.fixture could not read '\(name)' at \(file.path): "
+                    + "\(error.localizedDescription). \(listing(of: directory))", url: file)
         }
     }
 
@@ -21,7 +23,8 @@ enum FixtureFiles {
     static func listing(of directory: URL, limit: Int = 30) -> String {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
-              isDirectory.boolValue else {
+            isDirectory.boolValue
+        else {
             return "The directory \(directory.path) does not exist."
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])

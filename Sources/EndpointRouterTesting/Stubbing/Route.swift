@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// One ``StubTransport`` rule: what a request must look like, and how to answer it.
 struct Route: Sendable {
@@ -17,8 +17,10 @@ struct Route: Sendable {
     let respond: @Sendable (StubbedRequest) async -> StubResponse
 
     /// A query written into the pattern (`"/todos?userId=1"`) joins `query`; `query` wins on a clash.
-    init(method: HTTPMethod?, pattern: String, query: [String: String], headers: [String: String],
-         body: (@Sendable (Data) -> Bool)?, respond: @escaping @Sendable (StubbedRequest) async -> StubResponse) {
+    init(
+        method: HTTPMethod?, pattern: String, query: [String: String], headers: [String: String],
+        body: (@Sendable (Data) -> Bool)?, respond: @escaping @Sendable (StubbedRequest) async -> StubResponse
+    ) {
         var path = Substring(pattern)
         var required = query
         if let question = path.firstIndex(of: "?") {

@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// The wait behind ``StubResponse/delayed(by:)``.
 ///

@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// The errors a ``StubTransport`` raises about its own setup, written for the person reading the
 /// test failure: what was asked, what the stub knows, and what to change.
@@ -23,7 +23,8 @@ enum StubDiagnostics {
                 lines.append("  \(index + 1). \(route.summary): \(route.reason)")
             }
         }
-        lines.append("""
+        lines.append(
+            """
             Add a route that matches, e.g. stub.on(.\(request.method), "\(request.path)", respond: ...), \
             or fix the request if it is not the one the test expects.
             """)

@@ -1,8 +1,9 @@
-import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import EndpointRouter
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// What a ``StubTransport`` answers: a response with status, headers and body, or a failure, after
 /// an optional simulated latency.
@@ -67,8 +68,10 @@ public struct StubResponse: Sendable {
     ) -> StubResponse {
         do {
             let data = try encoder.encode(value)
-            return StubResponse(.respond(status: status, headers: withContentType(headers, "application/json"),
-                                         body: .bytes(data)))
+            return StubResponse(
+                .respond(
+                    status: status, headers: withContentType(headers, "application/json"),
+                    body: .bytes(data)))
         } catch {
             return .failure(.encodingFailed("StubResponse.json could not encode \(type(of: value)): \(error)"))
         }
@@ -84,14 +87,18 @@ public struct StubResponse: Sendable {
     /// A `String` argument is always taken as JSON text; to send a JSON string literal, write it
     /// quoted: `.json(#""hello""#)`.
     public static func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(.respond(status: status, headers: withContentType(headers, "application/json"),
-                              body: .bytes(Data(text.utf8))))
+        StubResponse(
+            .respond(
+                status: status, headers: withContentType(headers, "application/json"),
+                body: .bytes(Data(text.utf8))))
     }
 
     /// Answers with plain text and `Content-Type: text/plain; charset=utf-8` (unless `headers` sets one).
     public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(.respond(status: status, headers: withContentType(headers, "text/plain; charset=utf-8"),
-                              body: .bytes(Data(text.utf8))))
+        StubResponse(
+            .respond(
+                status: status, headers: withContentType(headers, "text/plain; charset=utf-8"),
+                body: .bytes(Data(text.utf8))))
     }
 
     /// Answers with the contents of the file `name` in `directory`, read each time it is served.
@@ -113,8 +120,10 @@ public struct StubResponse: Sendable {
         headers: [String: String] = [:]
     ) -> StubResponse {
         let contentType = FixtureFiles.contentType(forFileName: name)
-        return StubResponse(.respond(status: status, headers: withContentType(headers, contentType),
-                                     body: .fixture(name: name, directory: directory)))
+        return StubResponse(
+            .respond(
+                status: status, headers: withContentType(headers, contentType),
+                body: .fixture(name: name, directory: directory)))
     }
 
     /// Answers with a status and no body, such as `204` or `500`.
@@ -163,17 +172,19 @@ public struct StubResponse: Sendable {
 extension StubResponse {
     /// Waits out the latency, then delivers the answer to `request` into `sink`, or throws.
     func serve(to request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead {
+        -> HTTPResponseHead
+    {
         try await SimulatedLatency.wait(latency, until: context.deadline)
         switch outcome {
         case .fail(let error):
             throw error
         case .respond(let status, let headers, let body):
             let head = HTTPResponseHead(statusCode: status, headers: headers, url: request.url)
-            let data = switch body {
-            case .bytes(let data): data
-            case .fixture(let name, let directory): try FixtureFiles.read(name, in: directory)
-            }
+            let data =
+                switch body {
+                case .bytes(let data): data
+                case .fixture(let name, let directory): try FixtureFiles.read(name, in: directory)
+                }
             try BodyDelivery.deliver(head, body: data, into: sink)
             return head
         }

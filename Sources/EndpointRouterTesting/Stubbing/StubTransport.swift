@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// A transport that answers from a table of routes, for tests: no network, no server.
 ///
@@ -97,8 +97,9 @@ public final class StubTransport: HTTPTransport, RequestRecording {
         body: (@Sendable (Data) -> Bool)? = nil,
         respond: @escaping @Sendable (StubbedRequest) async -> StubResponse
     ) -> StubTransport {
-        let route = Route(method: method, pattern: pathPattern, query: query, headers: headers, body: body,
-                          respond: respond)
+        let route = Route(
+            method: method, pattern: pathPattern, query: query, headers: headers, body: body,
+            respond: respond)
         routes.withLock { $0.append(route) }
         return self
     }
@@ -115,7 +116,8 @@ public final class StubTransport: HTTPTransport, RequestRecording {
     ///   latency reaches past `context.deadline`; what `sink` throws (then nothing more is written);
     ///   `.transport` when no route matches or a fixture file cannot be read.
     public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead {
+        -> HTTPResponseHead
+    {
         let captured = log.append(request, context: context)
         if Task.isCancelled { throw .cancelled }
         let response = try await answer(for: captured)

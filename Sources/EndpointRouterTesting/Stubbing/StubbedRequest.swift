@@ -1,5 +1,5 @@
-import Foundation
 import EndpointRouter
+import Foundation
 
 /// The request a ``StubTransport`` answers, with the values the matching route's path pattern
 /// captured.

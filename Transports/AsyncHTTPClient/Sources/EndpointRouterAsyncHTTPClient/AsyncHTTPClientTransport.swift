@@ -112,7 +112,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// Performs one exchange: sends `request` and streams the response body into `sink`.
     public func send(_ request: EndpointRouter.HTTPRequest, context: RequestContext, sink: any ResponseBodySink)
-        async throws(EndpointRouter.HTTPClientError) -> EndpointRouter.HTTPResponseHead {
+        async throws(EndpointRouter.HTTPClientError) -> EndpointRouter.HTTPResponseHead
+    {
         if Task.isCancelled { throw .cancelled }
         let outgoing = try OutgoingRequest(request, context: context)
         do {
@@ -160,9 +161,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     private static func followedRedirect(_ request: EndpointRouter.HTTPRequest) -> EndpointRouter.HTTPClientError {
-        .transport(.httpTooManyRedirects,
-                   "the HTTPClient given to AsyncHTTPClientTransport followed a redirect itself; create it with "
-                   + "redirectConfiguration: .disallow, because EndpointRouter follows redirects with its own rules",
-                   url: request.url)
+        .transport(
+            .httpTooManyRedirects,
+            "the HTTPClient given to AsyncHTTPClientTransport followed a redirect itself; create it with "
+                + "redirectConfiguration: .disallow, because EndpointRouter follows redirects with its own rules",
+            url: request.url)
     }
 }

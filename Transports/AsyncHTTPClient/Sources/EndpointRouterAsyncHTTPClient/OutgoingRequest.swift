@@ -29,8 +29,9 @@ struct OutgoingRequest {
             outgoing.body = .bytes(data)
             singleWriteLength = Int64(data.count)
         case .data(let data):
-            outgoing.body = .stream(UploadBody(source: .data(data), length: Int64(data.count), context: context),
-                                    length: .known(Int64(data.count)))
+            outgoing.body = .stream(
+                UploadBody(source: .data(data), length: Int64(data.count), context: context),
+                length: .known(Int64(data.count)))
         case .file(let file):
             let length = try Self.length(of: file, for: request.url)
             outgoing.body = .stream(UploadBody(source: .file(file), length: length, context: context), length: .known(length))

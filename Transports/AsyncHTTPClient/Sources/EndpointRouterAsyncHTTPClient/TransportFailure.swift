@@ -47,8 +47,11 @@ enum TransportFailure {
         case let error as NIOSSLExtraError where error == .failedToValidateHostname:
             return (.serverCertificateHasUnknownRoot, "the server's certificate is not for this host: \(error)")
         case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
-            return (.cannotDecodeContentData, "the compressed response body could not be decoded, or it expands "
-                    + "beyond \(AsyncHTTPClientTransport.decompressionRatioLimit) times its size (a decompression bomb): \(error)")
+            return (
+                .cannotDecodeContentData,
+                "the compressed response body could not be decoded, or it expands "
+                    + "beyond \(AsyncHTTPClientTransport.decompressionRatioLimit) times its size (a decompression bomb): \(error)"
+            )
         case is HTTPParserError:
             return (.badServerResponse, "the server's response is not valid HTTP: \(error)")
         default:
@@ -90,8 +93,11 @@ enum TransportFailure {
     private static func describe(_ error: NIOSSLError) -> (URLError.Code, String) {
         // BoringSSL names a failed chain check CERTIFICATE_VERIFY_FAILED; its error has no other handle.
         if case .handshakeFailed(let reason) = error, "\(reason)".contains("CERTIFICATE_VERIFY_FAILED") {
-            return (.serverCertificateUntrusted, "the server's certificate is not trusted (no trusted root or pinned "
-                    + "certificate matches): \(reason)")
+            return (
+                .serverCertificateUntrusted,
+                "the server's certificate is not trusted (no trusted root or pinned "
+                    + "certificate matches): \(reason)"
+            )
         }
         return (.secureConnectionFailed, "the TLS handshake failed: \(error)")
     }

@@ -42,8 +42,10 @@ struct UploadBody: AsyncSequence, Sendable {
             case .file(let url):
                 if file == nil { file = try FileReader(url) }
                 guard let bytes = try file?.read(count), !bytes.isEmpty else {
-                    throw HTTPClientError.transport(.cannotOpenFile, "the request body file \(url.lastPathComponent) "
-                                                    + "ended after \(offset) of its \(body.length) bytes")
+                    throw HTTPClientError.transport(
+                        .cannotOpenFile,
+                        "the request body file \(url.lastPathComponent) "
+                            + "ended after \(offset) of its \(body.length) bytes")
                 }
                 piece = ByteBuffer(bytes: bytes)
             }
