@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "EndpointRouter",
+    // The oldest systems with what the library uses without fallbacks: `Duration` and
+    // `ContinuousClock` for deadlines, and `URLComponents.encodedHost` for punycode hosts
+    // (macOS 13, iOS 16, tvOS 16, watchOS 9). Linux needs only the Swift 6.2 toolchain.
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "EndpointRouter", targets: ["EndpointRouter"]),
