@@ -222,7 +222,11 @@ extension Serialized {
                 "soak: \(Self.count) requests cancelled at random, \(Self.inFlight) in flight, seed \(seed): "
                     + "\(cancelled) of \(2 * Self.count) cancelled, the rest answered first; \(soak.summary)")
             #expect(cancelled > 0, "no cancel landed before the answer: the test did not test cancellation")
-            #expect(cancelled < 2 * Self.count, "no answer came before its cancel: the test did not test the race")
+            // A sanitizer slows every answer past the 50 ms window, so each cancel may land first there;
+            // the unsanitized runs (swift test, the full-size step) check that answers do race cancels.
+            if !Self.isSanitized {
+                #expect(cancelled < 2 * Self.count, "no answer came before its cancel: the test did not test the race")
+            }
             soak.expectNothingLeft(transport)
         }
 
