@@ -255,14 +255,21 @@ extension Serialized {
                 .request(type: Data.self)
             let nextElapsed = clock.now - nextStart
             print("fault timing: \(fault.name): the next request took \(nextElapsed)")
-            #expect(
-                next.map { String(decoding: $0, as: UTF8.self) } == .success(#"{"ok":true}"#),
-                "the request after \(fault.name) on the same transport")
+            let nextBody = next.map { String(decoding: $0, as: UTF8.self) }
             if fault.stallsTheNextRequest {
+                // How long corelibs takes to act on the cancel depends on the machine's load: in a
+                // busy CI run it outlasted the next request's 30 s. A timeout is that same gap; any
+                // other answer is a defect.
+                let timedOut = if case .failure(.timedOut) = nextBody { true } else { false }
+                if !timedOut {
+                    #expect(nextBody == .success(#"{"ok":true}"#), "the request after \(fault.name) on the same transport")
+                }
                 withKnownIssue("URLSession on Linux holds its work queue while it drains a cancelled fast body", isIntermittent: true) {
+                    #expect(nextBody == .success(#"{"ok":true}"#), "the request after \(fault.name): \(nextBody)")
                     #expect(nextElapsed < .seconds(1), "the request after \(fault.name) took \(nextElapsed)")
                 }
             } else {
+                #expect(nextBody == .success(#"{"ok":true}"#), "the request after \(fault.name) on the same transport")
                 #expect(nextElapsed < .seconds(1), "the request after \(fault.name) took \(nextElapsed)")
             }
         }
