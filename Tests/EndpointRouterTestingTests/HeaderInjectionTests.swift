@@ -19,7 +19,9 @@ struct HeaderInjectionTests {
         var host: String
         var endpoint = "injected"
         var headers: [String: String]?
-        var timeout: TimeInterval? = 5
+        /// A bound, not a figure: URLSession suites run beside the serialized ones whose fast bodies
+        /// can starve corelibs for seconds, and a TSan run on a busy machine is slower still.
+        var timeout: TimeInterval? = 30
         var transport: any HTTPTransport
         var middlewares: [any HTTPMiddleware] = []
     }

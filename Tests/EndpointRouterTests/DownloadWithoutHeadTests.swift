@@ -91,9 +91,10 @@ struct DownloadWithoutHeadTests {
         #expect(!FileManager.default.fileExists(atPath: target.path))
     }
 
-    /// Polls for the completion handler's result for up to 5 s.
+    /// Polls for the completion handler's result for up to 30 s.
     static func wait<T: Sendable>(for box: Locked<T?>) async -> T? {
-        let deadline = ContinuousClock.now + .seconds(5)
+        // Generous, since it only bounds a regression: under TSan on a busy machine 5 s was too short.
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if let value = box.withLock({ $0 }) { return value }
             try? await Task.sleep(for: .milliseconds(5))
