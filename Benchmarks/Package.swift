@@ -1,6 +1,7 @@
 // swift-tools-version:6.1
 // The benchmarks of EndpointRouter against hand-written Foundation code: a package of its own, so
 // that the library's root Package.swift stays free of dependencies. Run everything with `./run`.
+// Scenario 5 pulls in the AsyncHTTPClient companion (Transports/AsyncHTTPClient) and so SwiftNIO.
 import PackageDescription
 
 let benchmarkDependencies: [Target.Dependency] = [
@@ -15,6 +16,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "EndpointRouter", path: ".."),
+        .package(name: "EndpointRouterAsyncHTTPClient", path: "../Transports/AsyncHTTPClient"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         // MallocInterposer gives allocation counts; naming the trait leaves the Linux ARC runtime
         // interposer (and its package, absent from the local cache) out.
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
@@ -27,15 +31,17 @@ let package = Package(
                           path: "Benchmarks/Middleware", plugins: benchmarkPlugins),
         .executableTarget(name: "EndToEnd", dependencies: benchmarkDependencies,
                           path: "Benchmarks/EndToEnd", plugins: benchmarkPlugins),
-        // SCENARIO 5 (issue 10), to be wired once Transports/AsyncHTTPClient is merged:
-        //   dependencies += .package(name: "EndpointRouterAsyncHTTPClient", path: "../Transports/AsyncHTTPClient")
-        //   .executableTarget(name: "AsyncHTTPClient", dependencies: benchmarkDependencies + [
-        //       .product(name: "EndpointRouterAsyncHTTPClient", package: "EndpointRouterAsyncHTTPClient")],
-        //       path: "Benchmarks/AsyncHTTPClient", plugins: benchmarkPlugins),
-        // with benchmarks named ahc/<scenario>/library (NginxAPI on AsyncHTTPClientTransport),
-        // ahc/<scenario>/ahc (raw HTTPClient.shared + JSONDecoder) and ahc/<scenario>/urlsession, for
-        // the scenarios of EndToEnd; aggregate.py already prints ahc/* rows (library vs urlsession);
-        // add the library ÷ raw-AHC ratio there (target ≥ 0.9 in every scenario).
+        // Scenario 5: the library on AsyncHTTPClientTransport vs raw AsyncHTTPClient vs raw URLSession.
+        .executableTarget(
+            name: "AHCTransport",
+            dependencies: benchmarkDependencies + [
+                .product(name: "EndpointRouterAsyncHTTPClient", package: "EndpointRouterAsyncHTTPClient"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/AHCTransport", plugins: benchmarkPlugins),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,21 +8,6 @@ import BenchmarkFixtures
 import EndpointRouter
 import Foundation
 
-/// Requests per batch of the concurrent scenario, and how many are in flight at once.
-let batchSize = 256
-let inFlight = 64
-
-/// Runs `batchSize` requests, `inFlight` at a time.
-func batch(_ request: @escaping @Sendable () async -> Void) async {
-    await withTaskGroup(of: Void.self) { group in
-        for _ in 0..<inFlight {
-            group.addTask {
-                for _ in 0..<(batchSize / inFlight) { await request() }
-            }
-        }
-    }
-}
-
 /// Where the download benchmarks write; one file per process, removed at the end.
 let downloadFile = FileManager.default.temporaryDirectory
     .appendingPathComponent("endpointrouter-bench-\(ProcessInfo.processInfo.processIdentifier).bin")
