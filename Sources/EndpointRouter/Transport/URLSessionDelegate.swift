@@ -55,6 +55,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         // The library follows redirects itself (RedirectFollower); the 3xx comes back as the response.
+        // Not answering at all is deliberate when the exchange already ended: its cancel completes the
+        // task, and an answer arriving after that cancel traps corelibs (see `mayDeclineRedirect`).
+        // A task without an exchange has completed already (one is registered before `resume()`).
+        guard let exchange = exchange(for: task), exchange.mayDeclineRedirect() else { return }
         completionHandler(nil)
     }
 

@@ -25,6 +25,9 @@ final class URLSessionExchange: Sendable {
         var receivedBytes: Int64 = 0
         var challengedResponse: HTTPURLResponse?
         var finished = false
+        /// URLSession was told not to follow a redirect: from then on the task completes by itself
+        /// (with the 3xx) and must not be cancelled.
+        var redirectDeclined = false
     }
 
     /// Where every URLSession call for this exchange is made, in order.
@@ -78,6 +81,23 @@ final class URLSessionExchange: Sendable {
         deliver { state throws(HTTPClientError) in
             state.receivedBytes += Int64(data.count)
             try sink.write(data)
+        }
+    }
+
+    /// Whether URLSession may be told, now, to stop at a redirect; `false` once the exchange ended.
+    ///
+    /// On Linux, corelibs traps ("Received callback for HTTP redirection, but we're not waiting for
+    /// it") when the redirect decision reaches the task after a `cancel()` stopped it, and it enters
+    /// that waiting state on its own queue before the delegate is even called, so no check made here
+    /// can tell whether a cancel already slipped in. The two are made exclusive instead: an exchange
+    /// that ended has cancelled (or is cancelling) its task, so the decision is never delivered and
+    /// the cancel completes the task; an exchange still open marks the redirect declined, after which
+    /// ``finish(_:)`` never cancels (the task completes by itself with the 3xx at once).
+    func mayDeclineRedirect() -> Bool {
+        state.withLock { state in
+            guard !state.finished else { return false }
+            state.redirectDeclined = true
+            return true
         }
     }
 
@@ -141,7 +161,9 @@ final class URLSessionExchange: Sendable {
                 state.continuation = nil
                 state.task = nil
             }
-            return (state.continuation, state.task)
+            // A declined redirect completes the task on its own; a cancel racing that completion
+            // inside corelibs is what traps (see `mayDeclineRedirect`).
+            return (state.continuation, state.redirectDeclined ? nil : state.task)
         }
         guard let (continuation, task) = taken else { return }
         continuation?.resume(returning: outcome)
@@ -153,12 +175,20 @@ final class URLSessionExchange: Sendable {
     /// URLSession folds repeated fields into one value and keeps them in a dictionary, so their
     /// order is lost; they are sorted by name so the same response always reads the same.
     private static func head(of http: HTTPURLResponse) -> HTTPResponseHead {
+        let joined = http.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") }
+            .sorted { $0.name.lowercased() < $1.name.lowercased() }
         var fields: [HTTPHeaders.Field] = []
-        fields.reserveCapacity(http.allHeaderFields.count)
-        for (name, value) in http.allHeaderFields {
-            fields.append(HTTPHeaders.Field(name: "\(name)", value: "\(value)"))
+        fields.reserveCapacity(joined.count)
+        for (name, value) in joined {
+            guard name.caseInsensitiveEquals("Set-Cookie") else {
+                fields.append(HTTPHeaders.Field(name: name, value: value))
+                continue
+            }
+            // Each cookie its own field again, in the server's order, so `values(for:)` reads them intact.
+            for cookie in SetCookieValues.split(value) {
+                fields.append(HTTPHeaders.Field(name: name, value: cookie))
+            }
         }
-        fields.sort { $0.name.lowercased() < $1.name.lowercased() }
         return HTTPResponseHead(statusCode: http.statusCode, headers: HTTPHeaders(fields), url: http.url)
     }
 }

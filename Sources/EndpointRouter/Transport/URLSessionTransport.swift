@@ -22,9 +22,9 @@ import Foundation
 /// enum API: HTTPClient { ...; var transport: any HTTPTransport { Self.sharedTransport } }
 /// ```
 ///
-/// Headers: URLSession joins repeated response fields into one value (two `Set-Cookie` fields
-/// arrive as one, separated by `, `) and does not keep their order; this transport sorts them by
-/// name. TLS on Linux uses the system CA store only (libcurl); pinning and custom trust are not
+/// Headers: URLSession joins repeated response fields into one value and does not keep their
+/// order; this transport sorts them by name, and splits `Set-Cookie` back into one field per cookie
+/// (`values(for: "Set-Cookie")` gives each cookie intact, `Expires` date included). TLS on Linux uses the system CA store only (libcurl); pinning and custom trust are not
 /// available there. Proxies come from the `http_proxy`/`https_proxy` environment variables on Linux.
 public final class URLSessionTransport: HTTPTransport {
     /// Settings of a transport.

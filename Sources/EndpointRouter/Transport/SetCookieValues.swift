@@ -1,0 +1,53 @@
+/// Undoes URLSession's joining of repeated `Set-Cookie` fields.
+///
+/// `HTTPURLResponse` keeps one value per name, so two `Set-Cookie` fields reach the transport as
+/// `a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b=2`. A plain split on commas would cut the date, so
+/// a comma separates two cookies only when what follows it starts a new `name=` pair: a cookie value
+/// cannot hold a comma (RFC 6265, section 4.1.1), and the one attribute that does (`Expires`) has a
+/// date after its comma, never a name followed by `=`.
+enum SetCookieValues {
+    /// The cookies in `joined`, each as its server sent it (surrounding spaces removed).
+    static func split(_ joined: String) -> [String] {
+        let bytes = Array(joined.utf8)
+        var cookies: [String] = []
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: ","), startsCookie(bytes, at: index + 1) {
+                cookies.append(trimmed(bytes[start..<index]))
+                start = index + 1
+            }
+            index += 1
+        }
+        cookies.append(trimmed(bytes[start..<bytes.count]))
+        return cookies.filter { !$0.isEmpty }
+    }
+
+    /// Whether `bytes` from `index` (after optional spaces) read `token=`.
+    private static func startsCookie(_ bytes: [UInt8], at index: Int) -> Bool {
+        var position = index
+        while position < bytes.count, bytes[position] == UInt8(ascii: " ") || bytes[position] == UInt8(ascii: "\t") {
+            position += 1
+        }
+        let nameStart = position
+        while position < bytes.count, isTokenByte(bytes[position]) { position += 1 }
+        return position > nameStart && position < bytes.count && bytes[position] == UInt8(ascii: "=")
+    }
+
+    /// RFC 9110 `tchar`, the characters of a cookie name.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+
+    private static func trimmed(_ slice: ArraySlice<UInt8>) -> String {
+        var slice = slice
+        while let first = slice.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { slice = slice.dropFirst() }
+        while let last = slice.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { slice = slice.dropLast() }
+        return String(decoding: slice, as: UTF8.self)
+    }
+}
