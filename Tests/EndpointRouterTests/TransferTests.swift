@@ -172,11 +172,20 @@ extension Serialized {
                 let received = try #require(server.requests.last)
                 #expect(received.bodyLength == Int64(length))
                 #expect(received.bodySHA256Hex == expected)
+                // One framing only. On Linux the file goes as a body stream, chunked (see
+                // URLSessionTransport.streamingTask); both headers at once would be a smuggling shape.
+                #if canImport(FoundationNetworking)
+                    #expect(received.header("Transfer-Encoding") == "chunked")
+                    #expect(received.header("Content-Length") == nil)
+                #else
+                    #expect(received.header("Content-Length") == String(length))
+                #endif
                 #expect(
                     memory.peakBytes - memory.baselineBytes <= 32 * Self.mebibyte,
                     "grew \((memory.peakBytes - memory.baselineBytes) / Self.mebibyte) MiB")
                 #expect(progress.isMonotonic)
                 #expect(progress.all.last?.completedBytes == Int64(length))
+                #expect(progress.all.allSatisfy { $0.expectedBytes == Int64(length) }, "\(progress.all.prefix(3))")
             }
         }
     }

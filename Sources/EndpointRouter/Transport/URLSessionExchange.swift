@@ -35,10 +35,14 @@ final class URLSessionExchange: Sendable {
     private let sink: any ResponseBodySink
     private let context: RequestContext
     private let state = Locked(State())
+    /// The size of a file body, for progress: URLSession on Linux does not know it (see
+    /// `URLSessionTransport.streamingTask`).
+    private let uploadLength: Int64?
 
-    init(sink: any ResponseBodySink, context: RequestContext) {
+    init(sink: any ResponseBodySink, context: RequestContext, uploadLength: Int64? = nil) {
         self.sink = sink
         self.context = context
+        self.uploadLength = uploadLength
     }
 
     /// Whether the exchange can still start a task.
@@ -102,7 +106,7 @@ final class URLSessionExchange: Sendable {
     }
 
     func didSend(totalBytes: Int64, expectedBytes: Int64) {
-        context.reportUpload(sentBytes: totalBytes, totalBytes: expectedBytes > 0 ? expectedBytes : nil)
+        context.reportUpload(sentBytes: totalBytes, totalBytes: expectedBytes > 0 ? expectedBytes : uploadLength)
     }
 
     /// Keeps the 401 that provoked a challenge, so it can be returned as a response.

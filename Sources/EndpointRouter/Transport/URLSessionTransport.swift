@@ -99,9 +99,10 @@ public final class URLSessionTransport: HTTPTransport {
         urlRequest.timeoutInterval = min(remaining, Deadline.maximumSeconds).rounded(.up) + 1
         urlRequest.httpShouldHandleCookies = false
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-        let exchange = URLSessionExchange(sink: sink, context: context)
-        let prepared = urlRequest
         let upload: URL? = if case .file(let file) = request.body { file } else { nil }
+        let uploadLength = upload.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }
+        let exchange = URLSessionExchange(sink: sink, context: context, uploadLength: uploadLength?.int64Value)
+        let prepared = urlRequest
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 exchange.begin(continuation)
@@ -119,8 +120,8 @@ public final class URLSessionTransport: HTTPTransport {
         // Task creation happens under the shut-down lock: on an invalidated session it would trap.
         let task = isShutDown.withLock { isShutDown -> URLSessionTask? in
             guard !isShutDown else { return nil }
-            if let file { return session.uploadTask(with: request, fromFile: file) }
-            return session.dataTask(with: request)
+            guard let file else { return session.dataTask(with: request) }
+            return Self.streamingTask(in: session, request, from: file)
         }
         guard let task else {
             exchange.fail(.transport(.resourceUnavailable, "this URLSessionTransport was shut down; create a new one"))
@@ -133,5 +134,27 @@ public final class URLSessionTransport: HTTPTransport {
             return
         }
         task.resume()
+    }
+
+    /// The task sending `file` as the body.
+    ///
+    /// On Linux, not `uploadTask(with:fromFile:)`: corelibs reads the file with `DispatchIO`, and a
+    /// read completing after the transfer ended (cancelled, timed out, or answered early by the
+    /// server) un-pauses a transfer libcurl no longer has; corelibs traps on the refusal
+    /// (`EasyHandle.swift:484`, `libcurl.Easy Code=43`). Cancelled uploads to a redirect killed the
+    /// process within a few hundred calls (CompletionRaceTests). A body stream is read inside
+    /// libcurl's own read callback instead, so nothing outlives the transfer. Its length is unknown
+    /// to corelibs, so libcurl sends it chunked: setting `Content-Length` as well would put both
+    /// framings on the wire (a request-smuggling shape), and corelibs has no way to name the length.
+    private static func streamingTask(in session: URLSession, _ request: URLRequest, from file: URL) -> URLSessionTask {
+        #if canImport(FoundationNetworking)
+            // A file gone since the request checks: corelibs' own upload task reports it as an error.
+            guard let stream = InputStream(url: file) else { return session.uploadTask(with: request, fromFile: file) }
+            var streamed = request
+            streamed.httpBodyStream = stream
+            return session.dataTask(with: streamed)
+        #else
+            return session.uploadTask(with: request, fromFile: file)
+        #endif
     }
 }
