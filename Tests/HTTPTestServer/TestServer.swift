@@ -38,7 +38,12 @@ public final class TestServer: Sendable {
     /// through, counted and hashed instead of kept, so uploads of hundreds of MiB do not inflate the test
     /// process. Such requests have an empty ``RecordedRequest/body`` and ``RecordedRequest/bodyWasDiscarded``
     /// set; ``RecordedRequest/bodyLength`` and ``RecordedRequest/bodySHA256Hex`` describe what arrived.
-    public init(bodyStorageLimit: Int, handler: @escaping @Sendable (RecordedRequest) -> ScriptedResponse) throws {
+    ///
+    /// With `keepsRequests` false, ``requests`` stays empty: a long load test would otherwise hold every
+    /// request it made, and its memory figure would measure the server's log.
+    public init(
+        bodyStorageLimit: Int, keepsRequests: Bool = true, handler: @escaping @Sendable (RecordedRequest) -> ScriptedResponse
+    ) throws {
         let listenFD = try openListener()
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -51,7 +56,8 @@ public final class TestServer: Sendable {
             throw error
         }
         port = Int(UInt16(bigEndian: address.sin_port))
-        state = ServerState(listenFD: listenFD, bodyStorageLimit: max(0, bodyStorageLimit), handler: handler)
+        state = ServerState(
+            listenFD: listenFD, bodyStorageLimit: max(0, bodyStorageLimit), keepsRequests: keepsRequests, handler: handler)
         let acceptThread = Thread { [state] in
             // Named from inside: on Linux a name set before start() never reaches the OS thread. Kept under
             // 16 bytes because longer names are rejected by pthread_setname_np.
@@ -157,9 +163,13 @@ private final class ServerState: @unchecked Sendable {
     private var fields = Fields()
     private let listenFD: Int32
     private let bodyStorageLimit: Int
+    private let keepsRequests: Bool
     private let handler: @Sendable (RecordedRequest) -> ScriptedResponse
 
-    init(listenFD: Int32, bodyStorageLimit: Int, handler: @escaping @Sendable (RecordedRequest) -> ScriptedResponse) {
+    init(
+        listenFD: Int32, bodyStorageLimit: Int, keepsRequests: Bool, handler: @escaping @Sendable (RecordedRequest) -> ScriptedResponse
+    ) {
+        self.keepsRequests = keepsRequests
         self.listenFD = listenFD
         self.bodyStorageLimit = bodyStorageLimit
         self.handler = handler
@@ -350,7 +360,7 @@ private final class ServerState: @unchecked Sendable {
 
             let request = RecordedRequest(head: head, headBytes: headBytes, body: body, connectionIndex: connectionIndex)
             // Recording before the handler runs lets tests see requests whose responses hang or never come.
-            withLock { $0.recorded.append(request) }
+            if keepsRequests { withLock { $0.recorded.append(request) } }
             condition.broadcast()
 
             let response = handler(request)
