@@ -64,10 +64,13 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
 }
 
 extension EndpointOptions {
-    /// Lower-cased names of headers a middleware put a credential in, stripped on a redirect to
-    /// another origin like ``RedirectPolicy/sensitiveHeaders``. Internal: set by
-    /// ``AuthorizationMiddleware``, read by the library's last step.
-    var credentialHeaders: Set<String> {
+    /// Lower-cased names of headers that carry a credential besides ``SensitiveHeaders/credentials``:
+    /// the endpoint's ``RedirectPolicy/sensitiveHeaders`` (added before the first middleware runs)
+    /// and the header an ``AuthorizationMiddleware`` put a credential in (added on its way down).
+    /// One set, one meaning: stripped on a redirect to another origin, partitioning the cache and the
+    /// de-duplication (``CredentialPartition``), redacted in recordings. Not public: set by the
+    /// library, read by its middlewares and by EndpointRouterTesting.
+    package var credentialHeaders: Set<String> {
         get { self[CredentialHeaders.self] }
         set { self[CredentialHeaders.self] = newValue }
     }

@@ -44,6 +44,10 @@ struct Call: Sendable {
     /// exchange per hop into sinks of `scope`. Returns at the deadline or on cancellation at once.
     func send(into scope: CallScope, uploadProgress: ProgressReporter?) async -> Result<HTTPResponse, HTTPClientError> {
         let deadline = Deadline.instant(after: timeout)
+        var options = options
+        // The endpoint's sensitive names join the credential headers before any middleware runs, so
+        // the cache and the de-duplication partition by them as the redirect follower strips them.
+        options.credentialHeaders.formUnion(redirectPolicy.sensitiveHeaders.map { $0.lowercased() })
         let context = RequestContext(
             endpointName: endpointName, attempt: 1, deadline: deadline, options: options,
             uploadProgress: uploadProgress)
