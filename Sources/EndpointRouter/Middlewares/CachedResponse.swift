@@ -3,7 +3,7 @@ import Foundation
 /// One stored response: what it answers (URL and the request headers its `Vary` names), the
 /// response without `Set-Cookie`, and when it was received, for computing its age.
 struct CachedResponse: Codable, Sendable {
-    /// `"GET <absolute URL>"`.
+    /// `"GET <absolute URL>"`, then the credential partition if any (`ResponseCache.key(for:credentialHeaders:)`).
     let key: String
     var statusCode: Int
     var headerNames: [String]

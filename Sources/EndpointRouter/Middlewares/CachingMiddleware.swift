@@ -17,7 +17,18 @@ import Foundation
 /// - `no-store` (in the request or the response) is never stored. `no-cache` is stored but
 ///   revalidated before every use. `private` is stored (this is a private cache); `s-maxage` is for
 ///   shared caches and ignored.
-/// - A request carrying `Authorization` is stored only when the response says `public`.
+/// - Answers are partitioned by credential: a request carrying `Authorization`,
+///   `Proxy-Authorization`, `Cookie`, the header an ``AuthorizationMiddleware`` put its credential in
+///   (an API key) or a header the endpoint declared in ``RedirectPolicy/sensitiveHeaders`` is answered
+///   only from what was stored for the same values of those headers, and a request without them
+///   never from what a credentialed one stored. The partition is an HMAC-SHA256 of the values under a
+///   random key each ``ResponseCache`` holds in memory only: no credential is kept in a key or a file
+///   name, and on disk such entries serve only the object that wrote them (after a relaunch, the
+///   request goes to the server). Partitioning rather than refusing to store keeps the cache useful
+///   for signed-in users without ever crossing users; revalidation stays within the partition too.
+/// - A request carrying `Authorization` is still stored only when the response says `public`, as
+///   before partitioning: such answers are often personal, and without `public` they are not stored
+///   at all, in memory or on disk.
 /// - `Set-Cookie` is never stored: a response answered from the cache has no cookie.
 /// - A fresh response is answered without asking the server. A stale one with a validator is
 ///   revalidated with `If-None-Match` / `If-Modified-Since`; a `304 Not Modified` is answered as the
@@ -31,8 +42,9 @@ import Foundation
 /// ``ResponseCache``, by default the process-wide ``ResponseCache/shared`` (memory only); the
 /// middleware itself holds nothing, so creating it per call in a computed `middlewares` is fine.
 ///
-/// Placement: after the middlewares that set headers (authorization, so the cache sees
-/// `Authorization`), and before ``DeduplicationMiddleware``, so hits never wait for an exchange.
+/// Placement: after the middlewares that set headers (``AuthorizationMiddleware``, so the cache sees
+/// the credential it partitions by — placed before it, the cache would see every user's request
+/// as the same anonymous one), and before ``DeduplicationMiddleware``, so hits never wait for an exchange.
 public struct CachingMiddleware: HTTPMiddleware {
     /// Where responses are stored.
     public let cache: ResponseCache
@@ -51,7 +63,7 @@ public struct CachingMiddleware: HTTPMiddleware {
         else {
             return try await next(request, context)
         }
-        let key = ResponseCache.key(for: request.url)
+        let key = cache.key(for: request, credentialHeaders: context.options.credentialHeaders)
         let requestControl = CacheControl(request.headers)
         let stored = policy == .reloadIgnoringCache ? nil : cache.entry(for: key).flatMap { $0.matches(request) ? $0 : nil }
         guard let stored else {

@@ -16,7 +16,11 @@ import Foundation
 /// ```
 ///
 /// Files on disk are named by a hash of the request's URL and outlive the object: a new
-/// `ResponseCache` on the same directory (after a relaunch) answers from them. Keep one object per
+/// `ResponseCache` on the same directory (after a relaunch) answers from them — for requests without
+/// credentials. An answer to a request with credentials is stored under a keyed hash of them whose
+/// key lives in this object's memory only (see ``CachingMiddleware``), so no other object, and no
+/// later process, can find it: after a relaunch such requests go to the server again, and their old
+/// files are evicted by the disk budget like any unused entry. Keep one object per
 /// directory in a process, or two would count the same files against two budgets. The disk is a
 /// best-effort layer: a file that cannot be written or read is skipped, never an error for the call.
 /// The files hold the request URL (query included, like `URLCache`'s database) and the response
@@ -33,6 +37,8 @@ public final class ResponseCache: Sendable {
     public let diskBudget: Int
 
     let now: @Sendable () -> Date
+    /// Keeps each credential's answers apart, under a secret that never leaves this object.
+    private let partition = CredentialPartition()
     private let memory = Locked(MemoryLayer())
     private let disk: Locked<DiskLayer>?
 
@@ -72,15 +78,24 @@ public final class ResponseCache: Sendable {
         disk?.withLock { $0.removeAll() }
     }
 
-    /// Whether a response for `url` (a GET) is stored, in memory or on disk.
+    /// Whether a response for `url` (a GET without credentials) is stored, in memory or on disk.
     public func contains(_ url: URL) -> Bool {
-        let key = Self.key(for: url)
+        let key = Self.key(for: url, partition: "")
         if memory.withLock({ $0.entries[key] != nil }) { return true }
         return disk?.withLock { $0.loadedIndex()[DiskLayer.fileName(for: key)] != nil } ?? false
     }
 
-    static func key(for url: URL) -> String {
-        "GET " + url.absoluteString
+    /// `"GET <absolute URL>"`, followed by a space and the credential partition when there is one.
+    /// The partition is a keyed hash, never a credential value, and the URL has no space of its own
+    /// (`absoluteString` is percent-encoded), so the two parts cannot run into each other.
+    static func key(for url: URL, partition: String) -> String {
+        "GET " + url.absoluteString + (partition.isEmpty ? "" : " " + partition)
+    }
+
+    /// The key `request` is stored under: its URL and its credential partition, counting the headers
+    /// in `credentialHeaders` as credentials besides ``SensitiveHeaders/credentials``.
+    func key(for request: HTTPRequest, credentialHeaders: Set<String>) -> String {
+        Self.key(for: request.url, partition: partition.key(for: request, extra: credentialHeaders))
     }
 
     /// The entry stored for `key`, from memory or else from disk (then kept in memory too).
