@@ -13,7 +13,11 @@
 /// ```
 ///
 /// Requests are identical when method, URL and headers are (header names in any casing) and have no
-/// body. Each caller gets the same response, produced once by the middlewares after this one (they
+/// body. That includes the credentials — `Authorization`, `Proxy-Authorization`, `Cookie`, the
+/// header an ``AuthorizationMiddleware`` put its credential in, the endpoint's
+/// ``RedirectPolicy/sensitiveHeaders`` — so two users never share an answer; they are compared by a
+/// keyed hash (HMAC-SHA256 under a random key each ``InFlightRequests`` holds), not kept as values.
+/// Each caller gets the same response, produced once by the middlewares after this one (they
 /// run for the caller who sends the exchange only). A waiting caller that is cancelled, or whose
 /// deadline passes, gets `.cancelled` or `.timedOut` at once while the others keep waiting. If the
 /// caller who sends the exchange leaves, its call ends and takes the exchange with it, and a caller
@@ -26,8 +30,9 @@
 /// `DeduplicationMiddleware()` for every call shares exchanges all the same. Pass your own
 /// ``InFlightRequests`` to keep a service's exchanges apart from the rest.
 ///
-/// Placement: after the middlewares that change the request (authorization), so that requests are
-/// compared as they will be sent, and after ``CachingMiddleware``, so that cache hits never wait
+/// Placement: after the middlewares that change the request (``AuthorizationMiddleware``), so that
+/// requests are compared as they will be sent — placed before it, every user's request would look
+/// the same and one user's answer would reach the others — and after ``CachingMiddleware``, so that cache hits never wait
 /// for an exchange.
 public struct DeduplicationMiddleware: HTTPMiddleware {
     /// Where the exchanges in flight are kept.
@@ -44,7 +49,7 @@ public struct DeduplicationMiddleware: HTTPMiddleware {
         guard context.options.deduplicate, request.method == .get || request.method == .head, request.body == nil else {
             return try await next(request, context)
         }
-        switch await inFlight.join(request) {
+        switch await inFlight.join(request, credentialHeaders: context.options.credentialHeaders) {
         case .shared(let result):
             return try result.get()
         case .sendYourself:

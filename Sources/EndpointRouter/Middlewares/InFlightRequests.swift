@@ -34,15 +34,21 @@ public final class InFlightRequests: Sendable {
         case sendYourself
     }
 
+    /// Method, URL, the headers that are not credentials, and the credential partition: requests
+    /// join only with the same credentials, and no credential value is held in the key.
     private struct Key: Hashable {
         let method: String
         let url: String
         let headers: [HTTPHeaders.Field]
+        let partition: String
 
-        init(_ request: HTTPRequest) {
+        init(_ request: HTTPRequest, credentialHeaders: Set<String>, partition: CredentialPartition) {
             method = request.method.rawValue
             url = request.url.absoluteString
-            headers = request.headers.fields.map { HTTPHeaders.Field(name: $0.name.lowercased(), value: $0.value) }
+            headers = request.headers.fields
+                .filter { !SensitiveHeaders.contains($0.name, extra: credentialHeaders) }
+                .map { HTTPHeaders.Field(name: $0.name.lowercased(), value: $0.value) }
+            self.partition = partition.key(for: request, extra: credentialHeaders)
         }
     }
 
@@ -52,6 +58,7 @@ public final class InFlightRequests: Sendable {
     }
 
     private let state = Locked(State())
+    private let partition = CredentialPartition()
 
     /// Creates an empty set of exchanges.
     public init() {}
@@ -68,9 +75,11 @@ public final class InFlightRequests: Sendable {
     }
 
     /// The caller's role for `request`: the sender of a new exchange, or a waiter for the identical
-    /// one in flight (returning `.shared(.failure(.cancelled))` at once when its task is cancelled).
-    func join(_ request: HTTPRequest) async -> Role {
-        let key = Key(request)
+    /// one in flight with the same credentials (returning `.shared(.failure(.cancelled))` at once when
+    /// its task is cancelled). `credentialHeaders` names headers that count as credentials besides
+    /// ``SensitiveHeaders/credentials``.
+    func join(_ request: HTTPRequest, credentialHeaders: Set<String>) async -> Role {
+        let key = Key(request, credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }), partition: partition)
         let (flight, id, isNew) = state.withLock { state -> (Flight, UInt64, Bool) in
             state.nextID += 1
             if let flight = state.flights[key] {
@@ -106,6 +115,7 @@ final class Flight: Sendable {
     }
 
     private let state = Locked(State())
+    private let partition = CredentialPartition()
     private let onClose: @Sendable (Flight) -> Void
 
     init(onClose: @escaping @Sendable (Flight) -> Void) {
