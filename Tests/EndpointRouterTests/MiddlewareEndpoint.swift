@@ -15,6 +15,7 @@ struct MiddlewareEndpoint: HTTPClient, Sendable {
     var transport: any HTTPTransport = URLSessionTransport.shared
     var middlewares: [any HTTPMiddleware] = []
     var options = EndpointOptions()
+    var redirectPolicy = RedirectPolicy()
 
     var parameters: [String: Any]? { query }
 }
