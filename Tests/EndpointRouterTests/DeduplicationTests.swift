@@ -188,6 +188,34 @@ extension Serialized {
             #expect(await endpoint.request(type: String.self) == .success("answer-2"))
         }
 
+        /// Alice and Bob ask for the same URL at once, each with the API key an AuthorizationMiddleware
+        /// adds (the recommended order): each gets their own answer; Alice's second call still shares hers.
+        @Test func twoUsersInFlightAtOnceNeverShareAnAnswer() async throws {
+            let server = try TestServer { request in
+                ScriptedResponse.text(request.header("X-API-Key") ?? "none").delayed(by: 1)
+            }
+            defer { server.stop() }
+            let inFlight = InFlightRequests()
+            func user(_ key: String) -> MiddlewareEndpoint {
+                let store = CredentialStore(credential: { .header(name: "X-API-Key", value: key) }, refresh: { _ in .failed })
+                return MiddlewareEndpoint(
+                    host: server.baseURL, endpoint: "me",
+                    middlewares: [AuthorizationMiddleware(store, host: server.baseURL), DeduplicationMiddleware(sharing: inFlight)])
+            }
+            let alice = user("alice-key")
+            let bob = user("bob-key")
+            let aliceFirst = Task { await alice.request(type: String.self) }
+            #expect(await server.received(1))
+            let bobCall = Task { await bob.request(type: String.self) }
+            let aliceSecond = Task { await alice.request(type: String.self) }
+            #expect(await Self.waiting(1, in: inFlight))
+            #expect(await server.received(2), "Bob's request goes out while Alice's is in flight")
+            #expect(await aliceFirst.value == .success("alice-key"))
+            #expect(await aliceSecond.value == .success("alice-key"))
+            #expect(await bobCall.value == .success("bob-key"))
+            #expect(server.requests.count == 2)
+        }
+
         @Test func differentHeadersAreDifferentRequests() async throws {
             let server = try Self.countingServer()
             defer { server.stop() }
