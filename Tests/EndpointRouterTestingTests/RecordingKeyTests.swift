@@ -119,10 +119,93 @@ struct RecordingKeyTests {
         let second = try makeRequest(.post, "https://api.example.com/up", headers: headers, body: Data("not a form!".utf8))
         #expect(recorder.fileName(for: first) != recorder.fileName(for: second))
     }
+
+    /// A server that answers with the names of the credential headers it saw (never their values,
+    /// which the recording of the body would keep), so a crossed recording shows.
+    private static func credentialEchoingServer() -> StubTransport {
+        StubTransport().on(nil, "*") { request in
+            let names = ["Authorization", "Cookie", "X-API-Key", "X-Secret"].filter { request.headers[$0] != nil }
+            return .text(names.isEmpty ? "anonymous" : names.joined(separator: ","))
+        }
+    }
+
+    /// Credentials count by presence: a request without any never replays what a signed-in one
+    /// recorded, while a rotated token (or another user's) finds the signed-in recording.
+    @Test func aRequestWithoutCredentialsNeverReplaysASignedInRecording() async throws {
+        try await withTemporaryDirectory { directory in
+            let anonymous = try makeRequest(.get, "https://api.example.com/me")
+            let alice = try makeRequest(.get, "https://api.example.com/me", headers: ["Authorization": "Bearer alice"])
+            let bob = try makeRequest(.get, "https://api.example.com/me", headers: ["Authorization": "Bearer bob"])
+            let cookie = try makeRequest(.get, "https://api.example.com/me", headers: ["Cookie": "sid=alice"])
+            let recorder = RecordingTransport(wrapping: Self.credentialEchoingServer(), directory: directory)
+            #expect(recorder.fileName(for: anonymous) != recorder.fileName(for: alice))
+            #expect(recorder.fileName(for: alice) == recorder.fileName(for: bob), "a value never changes the name")
+            #expect(recorder.fileName(for: alice) == recorder.fileName(for: cookie))
+
+            _ = try await recorder.exchange(anonymous)
+            _ = try await recorder.exchange(alice)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 2)
+
+            let replay = ReplayTransport(directory: directory)
+            #expect(try await replay.exchange(anonymous).body == Data("anonymous".utf8))
+            #expect(try await replay.exchange(bob).body == Data("Authorization".utf8), "Alice's recording, for any token")
+        }
+    }
+
+    /// The API key an AuthorizationMiddleware adds is a secret even when the test does not list its
+    /// header: it is redacted, and it counts as a credential for the file name.
+    @Test func anAPIKeyAddedByAMiddlewareIsRedactedAndCountsAsACredential() async throws {
+        try await withTemporaryDirectory { directory in
+            let recorder = RecordingTransport(wrapping: Self.credentialEchoingServer(), directory: directory)
+            #expect(try await withTransport(recorder) { try await KeyedAPI(key: nil).request(type: String.self).get() } == "anonymous")
+            #expect(
+                try await withTransport(recorder) { try await KeyedAPI(key: "alice-key").request(type: String.self).get() } == "X-API-Key")
+            let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            #expect(files.count == 2)
+            for file in files {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                #expect(!text.contains("alice-key"), "\(file.lastPathComponent)")
+            }
+
+            let replay = ReplayTransport(directory: directory)
+            #expect(try await withTransport(replay) { try await KeyedAPI(key: nil).request(type: String.self).get() } == "anonymous")
+            #expect(try await withTransport(replay) { try await KeyedAPI(key: "bob-key").request(type: String.self).get() } == "X-API-Key")
+        }
+    }
+
+    /// A header only the recorder was told to redact is known to replay from the file alone: the
+    /// request with it finds its recording, the request without it does not.
+    @Test func aHeaderRedactedOnlyByTheRecorderStillSeparatesTheRecordings() async throws {
+        try await withTemporaryDirectory { directory in
+            let recorder = RecordingTransport(
+                wrapping: Self.credentialEchoingServer(), directory: directory, redactingHeaders: ["X-Secret"])
+            let signedIn = try makeRequest(.get, "https://api.example.com/me", headers: ["X-Secret": "alice"])
+            _ = try await recorder.exchange(signedIn)
+
+            let replay = ReplayTransport(directory: directory)
+            let rotated = try makeRequest(.get, "https://api.example.com/me", headers: ["X-Secret": "rotated"])
+            #expect(try await replay.exchange(rotated).body == Data("X-Secret".utf8))
+            let anonymous = try makeRequest(.get, "https://api.example.com/me")
+            await #expect(throws: HTTPClientError.self) { _ = try await replay.exchange(anonymous) }
+        }
+    }
 }
 
 extension Result {
     var failure: Failure? {
         if case .failure(let error) = self { error } else { nil }
+    }
+}
+
+/// One endpoint whose calls carry an API key from an `AuthorizationMiddleware`, or none.
+private struct KeyedAPI: HTTPClient {
+    static let host = "https://api.example.com"
+    let key: String?
+    var host: String { Self.host }
+    var endpoint: String { "me" }
+    var middlewares: [any HTTPMiddleware] {
+        guard let key else { return [] }
+        let store = CredentialStore(credential: { .header(name: "X-API-Key", value: key) }, refresh: { _ in .failed })
+        return [AuthorizationMiddleware(store, host: Self.host)]
     }
 }

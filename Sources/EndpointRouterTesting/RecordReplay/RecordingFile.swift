@@ -109,6 +109,21 @@ enum RecordingFile {
         return words.count >= 2 ? String(words[1]) : nil
     }
 
+    /// The lower-cased names of the request headers the file shows as `REDACTED`, for the replay of
+    /// requests whose credential headers only the recorder was told about.
+    static func redactedRequestHeaders(_ file: Data) -> Set<String> {
+        let bytes = [UInt8](file)
+        guard let headEnd = firstIndex(of: Array("\n\n".utf8), in: bytes) else { return [] }
+        let lines = String(decoding: bytes[..<headEnd], as: UTF8.self).split(separator: "\n").dropFirst()
+        return Set(
+            lines.compactMap { line -> String? in
+                guard let colon = line.firstIndex(of: ":"),
+                    line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces) == RecordingRedaction.placeholder
+                else { return nil }
+                return line[..<colon].lowercased()
+            })
+    }
+
     /// The request body as the file shows it (after redaction), for the replay of redacted JSON
     /// members; `nil` when there is none or the file is not a recording.
     static func requestBody(_ file: Data) -> Data? {

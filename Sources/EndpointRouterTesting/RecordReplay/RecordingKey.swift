@@ -5,9 +5,18 @@ import Foundation
 ///
 /// Method and path make the name readable; the hash tells apart requests to the same path. It
 /// covers the path, the query and the body, each after redaction (a file body by its contents),
-/// and deliberately not the host nor any header: a recording made against staging replays against
-/// production, and a different token in `Authorization`, in a redacted query item (`?api_key=...`)
-/// or in a redacted JSON member (`{"password": ...}`) still finds the same file.
+/// whether the request carries a credential header, and deliberately not the host nor any header
+/// value: a recording made against staging replays against production, and a different token in
+/// `Authorization`, in a redacted query item (`?api_key=...`) or in a redacted JSON member
+/// (`{"password": ...}`) still finds the same file.
+///
+/// Credentials count by presence, not by value. A request without any (`Authorization`,
+/// `Proxy-Authorization`, `Cookie`, the recorder's redacted headers, the headers a middleware or the
+/// endpoint declared sensitive) never replays what a signed-in request recorded, nor the reverse.
+/// Two users' requests that differ only in their token do share a file: a name derived from the
+/// value would either change with every rotated token (a fixed hash, which would also let anyone
+/// holding the recordings test guesses of a weak secret) or with every process (a keyed one), and
+/// replay could then never find it. Record each user's answers in a directory of their own.
 ///
 /// What does not change the name between runs:
 /// - the order of query items with different names (items are ordered by name only, so
@@ -27,7 +36,9 @@ enum RecordingKey {
             case .data(let data): .data(redaction.jsonBody(data))
             case let other: other
             }
-        let hash = digest(path: path, query: query, body: body, contentType: request.headers["Content-Type"])
+        let credentialed = !CredentialPartition.credentials(of: request, extra: redaction.extraHeaderNames).isEmpty
+        let hash = digest(
+            path: path, query: query, body: body, contentType: request.headers["Content-Type"], credentialed: credentialed)
         return "\(stem(method: request.method, path: path))_\(hash).\(fileExtension)"
     }
 
@@ -49,7 +60,7 @@ enum RecordingKey {
         return "\(method.rawValue)_\(slug.isEmpty ? "root" : slug)"
     }
 
-    static func digest(path: String, query: String?, body: HTTPRequest.Body?, contentType: String?) -> String {
+    static func digest(path: String, query: String?, body: HTTPRequest.Body?, contentType: String?, credentialed: Bool) -> String {
         var hasher = FNV1a()
         for segment in RequestTarget.segments(ofEncodedPath: path) { hasher.combine(field: segment) }
         hasher.combine(field: "?")
@@ -75,6 +86,8 @@ enum RecordingKey {
         case .file(let file): hasher.combine(fileAt: file)
         case nil: break
         }
+        // Only when present, so the names of recordings without credentials stay what they were.
+        if credentialed { hasher.combine(field: "credentials") }
         return hasher.hex
     }
 

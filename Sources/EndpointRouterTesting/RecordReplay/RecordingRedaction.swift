@@ -25,6 +25,12 @@ struct RecordingRedaction: Sendable {
         self.jsonKeys = Set(jsonKeys.map { $0.lowercased() })
     }
 
+    /// This redaction with `names` (any casing) redacted too: the headers a middleware or the
+    /// endpoint declared as credentials for one call.
+    func addingHeaders(_ names: Set<String>) -> RecordingRedaction {
+        RecordingRedaction(headers: extraHeaderNames.union(names), queryKeys: queryKeys, jsonKeys: jsonKeys)
+    }
+
     /// The credential headers are always redacted, from the list the library also strips on a
     /// redirect to another origin, so the two can never disagree about what a secret is.
     func headers(_ headers: HTTPHeaders) -> HTTPHeaders {

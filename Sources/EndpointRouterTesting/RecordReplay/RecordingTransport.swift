@@ -12,15 +12,17 @@ import Foundation
 /// // recordings/GET_todos_1_3fa9c2d1.http now holds the request and the response
 /// ```
 ///
-/// Files are named by ``fileName(for:)``: method, path and a hash of path, query and body, so one
-/// file per distinct request; recording the same request again replaces its file. Repeated query
+/// Files are named by ``fileName(for:)``: method, path and a hash of path, query, body and whether a
+/// credential header is present, so one file per distinct request; recording the same request again
+/// replaces its file. Repeated query
 /// items keep their order in the hash (`sort=name&sort=-date` is not `sort=-date&sort=name`), and
 /// a `multipart/form-data` body counts by its parts, not its random boundary.
 ///
 /// Before anything is written, values are replaced by `REDACTED` (names compare case-insensitively):
 /// - the credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, the
-///   list the library also strips on a redirect to another origin) and the headers in
-///   `redactingHeaders`, in request and response;
+///   list the library also strips on a redirect to another origin), the header an
+///   `AuthorizationMiddleware` put its credential in, the endpoint's `RedirectPolicy.sensitiveHeaders`
+///   and the headers in `redactingHeaders`, in request and response;
 /// - the query items in `redactingQueryKeys`;
 /// - in JSON request and response bodies, the members in `redactingJSONKeys`, at any depth and
 ///   inside arrays, whatever their value; the rest of the body is kept byte for byte, and a
@@ -28,7 +30,9 @@ import Foundation
 ///
 /// The file name is computed from the redacted request, so a recording replays whatever the secret
 /// is on the next run (a rotated token, a test password). Two requests that differ only in a
-/// redacted value therefore share one file. Not redacted: bodies that are not JSON (form and
+/// redacted value therefore share one file — two users with different tokens too: record each
+/// user's answers in a directory of their own. A request with credentials and one without never
+/// share a file. Not redacted: bodies that are not JSON (form and
 /// multipart fields, text) and file bodies.
 ///
 /// The response streams through to the library as the wrapped transport delivers it, unchanged and
@@ -68,6 +72,9 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     }
 
     /// The name of the file that records `request`, such as `GET_todos_1_3fa9c2d1.http`.
+    ///
+    /// Counts as credentials the library's credential headers and `redactingHeaders`; during a call,
+    /// the headers a middleware or the endpoint declared sensitive count too.
     public func fileName(for request: HTTPRequest) -> String {
         RecordingKey.fileName(for: request, redaction: redaction)
     }
@@ -85,7 +92,9 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
         let tee = TeeSink(forwardingTo: sink)
         let head = try await wrapped.send(request, context: context, sink: tee)
         let body = try tee.recordedBody()
-        let file = directory.appendingPathComponent(fileName(for: request))
+        // An API key a middleware added is a secret even when the test did not list its header.
+        let redaction = redaction.addingHeaders(context.options.credentialHeaders)
+        let file = directory.appendingPathComponent(RecordingKey.fileName(for: request, redaction: redaction))
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try RecordingFile.render(request: request, head: head, body: body, redaction: redaction)

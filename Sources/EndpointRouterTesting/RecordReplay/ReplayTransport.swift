@@ -11,8 +11,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// A request finds its file by method, path, query and body, as described under
-/// ``RecordingTransport``; headers and host do not matter. Query items and JSON body members that
+/// A request finds its file by method, path, query, body and whether it carries a credential, as
+/// described under ``RecordingTransport``; header values and host do not matter, so a request
+/// without credentials is never answered with what a signed-in one recorded. Query items and JSON body members that
 /// were redacted when recording are read from the file itself, so they match whatever their value
 /// now and this transport needs no redaction settings. Status, headers and body are served exactly as recorded
 /// (redacted headers read `REDACTED`), the body in pieces as a network would deliver it, so size
@@ -40,7 +41,7 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
     {
         log.append(request, context: context)
         if Task.isCancelled { throw .cancelled }
-        let file = try recording(for: request)
+        let file = try recording(for: request, credentialHeaders: context.options.credentialHeaders)
         let contents: Data
         do {
             contents = try Data(contentsOf: file)
@@ -70,11 +71,11 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
     /// Forgets the requests received so far.
     public func removeAllCapturedRequests() { log.removeAll() }
 
-    /// The file for `request`: its own name without redaction, or else a file of the same method and
-    /// path whose name comes out right once the query items and JSON members that file shows as
-    /// `REDACTED` are redacted.
-    private func recording(for request: HTTPRequest) throws(HTTPClientError) -> URL {
-        let plainName = RecordingKey.fileName(for: request, redaction: RecordingRedaction())
+    /// The file for `request`: its own name without redaction (but with the call's credential
+    /// headers), or else a file of the same method and path whose name comes out right once the
+    /// query items, JSON members and headers that file shows as `REDACTED` are redacted.
+    private func recording(for request: HTTPRequest, credentialHeaders: Set<String>) throws(HTTPClientError) -> URL {
+        let plainName = RecordingKey.fileName(for: request, redaction: RecordingRedaction(headers: credentialHeaders))
         let plainFile = directory.appendingPathComponent(plainName)
         if FileManager.default.fileExists(atPath: plainFile.path) { return plainFile }
 
@@ -90,8 +91,12 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
             let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
             let redactedQuery = RequestTarget.queryPairs(query).filter { $0.value == RecordingRedaction.placeholder }.map(\.name)
             let redactedJSON = RecordingFile.requestBody(contents).map(RecordingRedaction.redactedJSONKeys(in:)) ?? []
-            guard !redactedQuery.isEmpty || !redactedJSON.isEmpty else { continue }
-            let redaction = RecordingRedaction(queryKeys: Set(redactedQuery), jsonKeys: redactedJSON)
+            // A header the recorder was told to redact is a credential replay cannot know otherwise.
+            let redactedHeaders = RecordingFile.redactedRequestHeaders(contents)
+                .filter { !SensitiveHeaders.contains($0, extra: credentialHeaders) }
+            guard !redactedQuery.isEmpty || !redactedJSON.isEmpty || !redactedHeaders.isEmpty else { continue }
+            let redaction = RecordingRedaction(
+                headers: credentialHeaders.union(redactedHeaders), queryKeys: Set(redactedQuery), jsonKeys: redactedJSON)
             if RecordingKey.fileName(for: request, redaction: redaction) == name {
                 return file
             }
