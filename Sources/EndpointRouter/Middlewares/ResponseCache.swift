@@ -15,12 +15,13 @@ import Foundation
 /// }
 /// ```
 ///
-/// Files on disk are named by a hash of the request's URL and outlive the object: a new
-/// `ResponseCache` on the same directory (after a relaunch) answers from them — for requests without
-/// credentials. An answer to a request with credentials is stored under a keyed hash of them whose
-/// key lives in this object's memory only (see ``CachingMiddleware``), so no other object, and no
-/// later process, can find it: after a relaunch such requests go to the server again, and their old
-/// files are evicted by the disk budget like any unused entry. Keep one object per
+/// Files on disk are named by a hash of the request's URL (and credential partition, itself a hash)
+/// and outlive the object: a new `ResponseCache` on the same directory (after a relaunch) answers
+/// from them — for requests without credentials. An answer to a request with credentials is stored
+/// under a keyed hash of them whose key lives in this object's memory only (see
+/// ``CachingMiddleware``), so no other object, and no later process, can find it: after a relaunch
+/// such requests go to the server again, and their old files are evicted by the disk budget like any
+/// unused entry (``removeAll()`` deletes them at once, for a sign-out). Keep one object per
 /// directory in a process, or two would count the same files against two budgets. The disk is a
 /// best-effort layer: a file that cannot be written or read is skipped, never an error for the call.
 /// The files hold the request URL (query included, like `URLCache`'s database) and the response
