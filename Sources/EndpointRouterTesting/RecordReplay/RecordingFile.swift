@@ -39,10 +39,13 @@ enum RecordingFile {
         }
         text += separator + "\n"
         text += "HTTP/1.1 \(head.statusCode)\(reasonPhrase(head.statusCode).map { " " + $0 } ?? "")\n"
-        let body = redaction.jsonBody(body)
+        let received = body
+        let body = redaction.jsonBody(received)
         var responseHeaders = redaction.headers(head.headers)
-        if responseHeaders["Content-Length"] != nil {
-            // RecordingRedaction changes the length; replay must not announce more bytes than it serves.
+        // Replay gives the headers the transport gave. Only a length that described the received body
+        // follows it when redaction changes that body; a gzip body arrives decompressed under the
+        // wire's (compressed) length, and a HEAD response under the length of a body never sent.
+        if body.count != received.count, responseHeaders["Content-Length"].flatMap(Int.init) == received.count {
             responseHeaders.replace(name: "Content-Length", value: String(body.count))
         }
         text += headerLines(responseHeaders)

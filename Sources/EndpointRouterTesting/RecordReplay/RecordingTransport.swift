@@ -26,7 +26,8 @@ import Foundation
 /// - the query items in `redactingQueryKeys`;
 /// - in JSON request and response bodies, the members in `redactingJSONKeys`, at any depth and
 ///   inside arrays, whatever their value; the rest of the body is kept byte for byte, and a
-///   response's `Content-Length` is corrected to the redacted length.
+///   response's `Content-Length` that gave the body's length is corrected to the redacted length
+///   (any other, such as a gzip body's compressed length, is kept: replay gives what live gave).
 ///
 /// The file name is computed from the redacted request, so a recording replays whatever the secret
 /// is on the next run (a rotated token, a test password). Two requests that differ only in a
