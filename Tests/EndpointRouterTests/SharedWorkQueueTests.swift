@@ -15,9 +15,11 @@ extension Serialized {
     /// notes and CI logs; where corelibs makes a target impossible the expectation is a known issue,
     /// so a corelibs that fixes it shows up as an unexpected pass.
     ///
-    /// Opt-in (`SHARED_QUEUE_FIGURES=1`, set by `.ci/run`'s full-size step, which runs them alone):
-    /// an abandoned fast body stalls every URLSession of the process, so beside other suites they
-    /// would make those miss their bounds.
+    /// Opt-in (`SHARED_QUEUE_FIGURES=1`): an abandoned fast body stalls every URLSession of the process
+    /// for as long as corelibs takes to cancel it, so beside other suites they would make those miss
+    /// their bounds. `.ci/run` runs the first two alone; `abandonedFastBodiesQueueTheirData` is run by
+    /// hand, alone (`--filter abandonedFastBodiesQueueTheirData`): its 8 bodies keep corelibs busy
+    /// for minutes after it, which a CI step must not wait for.
     @Suite(
         "URLSession's shared work queue on Linux",
         .enabled(if: ProcessInfo.processInfo.environment["SHARED_QUEUE_FIGURES"] != nil, "set SHARED_QUEUE_FIGURES=1 to measure")
