@@ -210,7 +210,11 @@ extension Serialized {
     /// error within the deadline plus 100 ms, and the same transport then serves a healthy request.
     @Suite("Fault suite on URLSessionTransport")
     struct FaultSuiteTests {
-        static let slack = Duration.milliseconds(100)
+        /// 100 ms; 500 ms under a sanitizer (`ENDPOINTROUTER_SANITIZER`, set by `.ci/run`), which slows
+        /// every call several times: there the typed errors are under test, not the figure, which the
+        /// unsanitized `swift test` step holds to 100 ms (a cancel took 126 and 138 ms under
+        /// AddressSanitizer in two CI runs).
+        static let slack = Duration.milliseconds(ProcessInfo.processInfo.environment["ENDPOINTROUTER_SANITIZER"] == nil ? 100 : 500)
 
         @Test(arguments: Fault.all)
         func faultEndsWithItsTypedErrorInTimeAndTheTransportStillWorks(_ fault: Fault) async throws {
