@@ -114,7 +114,7 @@ extension HTTPClient {
     /// 10 hops, credentials stripped when the origin changes.
     public var redirectPolicy: RedirectPolicy { RedirectPolicy() }
     /// `"TypeName.caseName"`, from the value's type and enum case.
-    public var endpointName: String { EndpointName.of(self) }
+    public var endpointName: String { EndpointName.defaultName(of: self) }
     /// A plain `JSONDecoder()`.
     public var decoder: JSONDecoder { JSONDecoder() }
     /// A plain `JSONEncoder()`.

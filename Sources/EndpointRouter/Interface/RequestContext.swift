@@ -13,7 +13,24 @@
 public struct RequestContext: Sendable {
     /// A readable identity of the service and case, such as `"TodoAPI.todo"`, for logs and metrics.
     /// It never contains the case's associated values, which may be secret.
-    public var endpointName: String
+    ///
+    /// An endpoint that leaves ``HTTPClient/endpointName`` at its default has it derived the first
+    /// time it is read here, not on every call.
+    public var endpointName: String {
+        get {
+            switch name {
+            case .known(let name): name
+            case .derived(let derived): derived.name
+            }
+        }
+        set { name = .known(newValue) }
+    }
+    /// The endpoint's name, or how to derive it.
+    enum Name: Sendable {
+        case known(String)
+        case derived(DerivedName)
+    }
+    private var name: Name
     /// 1 for the first time a request goes down the chain; 2, 3, … each time a middleware calls
     /// `next` again (a retry, a replay after refreshing a token).
     public var attempt: Int
@@ -27,12 +44,11 @@ public struct RequestContext: Sendable {
 
     /// Creates a context, for a test that calls a middleware or transport directly.
     public init(endpointName: String, attempt: Int = 1, deadline: ContinuousClock.Instant, options: EndpointOptions = EndpointOptions()) {
-        self.init(endpointName: endpointName, attempt: attempt, deadline: deadline, options: options, uploadProgress: nil)
+        self.init(name: .known(endpointName), attempt: attempt, deadline: deadline, options: options, uploadProgress: nil)
     }
 
-    init(endpointName: String, attempt: Int, deadline: ContinuousClock.Instant, options: EndpointOptions, uploadProgress: ProgressReporter?)
-    {
-        self.endpointName = endpointName
+    init(name: Name, attempt: Int, deadline: ContinuousClock.Instant, options: EndpointOptions, uploadProgress: ProgressReporter?) {
+        self.name = name
         self.attempt = attempt
         self.deadline = deadline
         self.options = options

@@ -4,7 +4,7 @@ import Foundation
 /// value (which need not be `Sendable`): the built request and every policy that applies to it.
 struct Call: Sendable {
     let request: HTTPRequest
-    let endpointName: String
+    let endpointName: RequestContext.Name
     let options: EndpointOptions
     let middlewares: [any HTTPMiddleware]
     let transport: any HTTPTransport
@@ -21,7 +21,7 @@ struct Call: Sendable {
             request.headers[name] = value
         }
         self.request = request
-        endpointName = client.endpointName
+        endpointName = EndpointName.forCall(of: client)
         options = client.options
         middlewares = overrides.middlewares.isEmpty ? client.middlewares : client.middlewares + overrides.middlewares
         transport = TransportOverride.current ?? client.transport
@@ -49,7 +49,7 @@ struct Call: Sendable {
         // the cache and the de-duplication partition by them as the redirect follower strips them.
         options.credentialHeaders.formUnion(redirectPolicy.sensitiveHeaders.map { $0.lowercased() })
         let context = RequestContext(
-            endpointName: endpointName, attempt: 1, deadline: deadline, options: options,
+            name: endpointName, attempt: 1, deadline: deadline, options: options,
             uploadProgress: uploadProgress)
         let redirectPolicy = self.redirectPolicy
         let transport = self.transport
