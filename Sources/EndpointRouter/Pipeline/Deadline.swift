@@ -27,6 +27,14 @@ enum Deadline {
     }
 
     /// Runs `operation` until `deadline`; see the type's description.
+    ///
+    /// The operation starts on the caller's thread (`Task.immediate`) and runs there until its first
+    /// real suspension, so a call pays no thread hand-off to begin: a pipeline that completes without
+    /// suspending (a stub, a cache hit) never leaves the caller's thread. The caller waits on a
+    /// continuation that the first of operation, timer and cancellation resumes, so a middleware or
+    /// transport that ignores cancellation cannot hold the caller past the deadline once it awaits.
+    /// One that blocks its thread without awaiting holds it, as any synchronous code would: that is
+    /// outside the contract of ``HTTPMiddleware`` and ``HTTPTransport``.
     static func run<T: Sendable>(
         until deadline: ContinuousClock.Instant,
         _ operation: @escaping @Sendable () async throws(HTTPClientError) -> T
@@ -34,22 +42,34 @@ enum Deadline {
         if Task.isCancelled { return .failure(.cancelled) }
         let race = Race<T>()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            // Unsafe rather than checked: the race resumes it exactly once by construction, and the
+            // checked one costs an allocation per call.
+            await withUnsafeContinuation { continuation in
                 race.begin(continuation)
-                race.attach(Task { race.finish(await capture(operation)) })
-                let remaining = deadline - ContinuousClock.now
-                guard remaining > .zero else {
+                guard deadline > ContinuousClock.now else {
                     race.finish(.failure(.timedOut))
                     return
                 }
+                race.attach(startImmediately { race.finish(await capture(operation)) })
+                // Armed only if the operation is still running: one that finished on the spot has
+                // nothing left to time out.
+                guard !race.isFinished else { return }
                 // One process-wide timer (DeadlineTimer), not a dispatch source per call: arming
-                // and cancelling a source wakes libdispatch's manager thread twice per call. Held
-                // weakly, the race (and a finished call's result) is not kept alive by it.
-                race.attach(DeadlineTimer.shared.schedule(at: deadline) { [weak race] in race?.finish(.failure(.timedOut)) })
+                // and cancelling a source wakes libdispatch's manager thread twice per call. The
+                // race cancels its timer entry when it finishes, so the entry never outlives it.
+                race.attach(DeadlineTimer.shared.schedule(at: deadline) { race.finish(.failure(.timedOut)) })
             }
         } onCancel: {
             race.finish(.failure(.cancelled))
         }
+    }
+
+    /// A task that begins on the current thread, where the system has `Task.immediate`.
+    private static func startImmediately(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            return Task.immediate(operation: operation)
+        }
+        return Task(operation: operation)
     }
 
     static func capture<T>(_ operation: () async throws(HTTPClientError) -> T) async -> Result<T, HTTPClientError> {
@@ -64,7 +84,7 @@ enum Deadline {
 /// The first of operation, timer and cancellation to finish wins; the others are cancelled.
 private final class Race<T: Sendable>: Sendable {
     private struct State {
-        var continuation: CheckedContinuation<Result<T, HTTPClientError>, Never>?
+        var continuation: UnsafeContinuation<Result<T, HTTPClientError>, Never>?
         var outcome: Result<T, HTTPClientError>?
         var operation: Task<Void, Never>?
         var timer: DeadlineTimer.Token?
@@ -72,7 +92,9 @@ private final class Race<T: Sendable>: Sendable {
 
     private let state = Locked(State())
 
-    func begin(_ continuation: CheckedContinuation<Result<T, HTTPClientError>, Never>) {
+    var isFinished: Bool { state.withLock { $0.outcome != nil } }
+
+    func begin(_ continuation: UnsafeContinuation<Result<T, HTTPClientError>, Never>) {
         let outcome = state.withLock { state -> Result<T, HTTPClientError>? in
             if state.outcome == nil { state.continuation = continuation }
             return state.outcome
@@ -98,7 +120,7 @@ private final class Race<T: Sendable>: Sendable {
 
     func finish(_ outcome: Result<T, HTTPClientError>) {
         let taken = state.withLock {
-            state -> (CheckedContinuation<Result<T, HTTPClientError>, Never>?, Task<Void, Never>?, DeadlineTimer.Token?)? in
+            state -> (UnsafeContinuation<Result<T, HTTPClientError>, Never>?, Task<Void, Never>?, DeadlineTimer.Token?)? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
             defer {
