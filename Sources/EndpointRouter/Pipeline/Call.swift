@@ -47,7 +47,9 @@ struct Call: Sendable {
         var options = options
         // The endpoint's sensitive names join the credential headers before any middleware runs, so
         // the cache and the de-duplication partition by them as the redirect follower strips them.
-        options.credentialHeaders.formUnion(redirectPolicy.sensitiveHeaders.map { $0.lowercased() })
+        if !redirectPolicy.sensitiveHeaders.isEmpty {
+            options.credentialHeaders.formUnion(redirectPolicy.sensitiveHeaders.map { $0.lowercased() })
+        }
         let context = RequestContext(
             name: endpointName, attempt: 1, deadline: deadline, options: options,
             uploadProgress: uploadProgress)
@@ -66,10 +68,10 @@ struct Call: Sendable {
                 }
             }
         }
-        let chain = MiddlewareChain.next(middlewares[...], then: terminal)
         let request = self.request
+        let middlewares = self.middlewares
         return await Deadline.run(until: deadline) { () throws(HTTPClientError) in
-            try await chain(request, context)
+            try await MiddlewareChain.run(middlewares[...], then: terminal, request, context)
         }
     }
 
