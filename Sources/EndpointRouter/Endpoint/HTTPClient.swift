@@ -76,9 +76,23 @@ public protocol HTTPClient {
     /// `200..<300`; a `Range`, `ClosedRange`, `Set` or array of codes is accepted
     /// (`var acceptableStatusCodes: Set<Int> { [200, 304] }`).
     var acceptableStatusCodes: AcceptableStatusCodes { get }
-    /// Decodes response bodies. Defaults to `JSONDecoder()`.
+    /// Decodes response bodies. Defaults to a plain `JSONDecoder()` made once for the endpoint type
+    /// and shared by all its calls (never change its settings: another call may be decoding).
+    ///
+    /// Return your own for other settings; a `static let` is shared the same way, a decoder made
+    /// in the getter is made again for every call:
+    ///
+    /// ```swift
+    /// static let decoder: JSONDecoder = {
+    ///     let decoder = JSONDecoder()
+    ///     decoder.dateDecodingStrategy = .iso8601
+    ///     return decoder
+    /// }()
+    /// var decoder: JSONDecoder { Self.decoder }
+    /// ```
     var decoder: JSONDecoder { get }
-    /// Encodes `.json` bodies. Defaults to `JSONEncoder()`.
+    /// Encodes `.json` bodies. Defaults to a plain `JSONEncoder()` made once for the endpoint type
+    /// and shared, like ``decoder``.
     var encoder: JSONEncoder { get }
     /// What sends the request. Defaults to ``URLSessionTransport/shared``; tests plug in a stub.
     var transport: any HTTPTransport { get }
@@ -115,10 +129,10 @@ extension HTTPClient {
     public var redirectPolicy: RedirectPolicy { RedirectPolicy() }
     /// `"TypeName.caseName"`, from the value's type and enum case.
     public var endpointName: String { EndpointName.defaultName(of: self) }
-    /// A plain `JSONDecoder()`.
-    public var decoder: JSONDecoder { JSONDecoder() }
-    /// A plain `JSONEncoder()`.
-    public var encoder: JSONEncoder { JSONEncoder() }
+    /// A plain `JSONDecoder()`, one per endpoint type.
+    public var decoder: JSONDecoder { DefaultCoders.decoder(for: Self.self) }
+    /// A plain `JSONEncoder()`, one per endpoint type.
+    public var encoder: JSONEncoder { DefaultCoders.encoder(for: Self.self) }
     /// The library-owned, hardened ``URLSessionTransport/shared``.
     public var transport: any HTTPTransport { URLSessionTransport.shared }
     /// No middleware.
