@@ -6,6 +6,12 @@
 /// transport. The call's deadline is above them all: a middleware that waits or retries past it is
 /// cut off with `.timedOut`.
 ///
+/// Wait with `await`, never by blocking the thread (a lock held across I/O, a semaphore, a
+/// synchronous network or disk read): a call starts on its caller's thread, and the deadline and
+/// cancellation reach the caller at any `await`, even one that ignores cancellation, but not
+/// through code that holds the thread. That is outside the contract, as in Swift concurrency and
+/// SwiftNIO generally.
+///
 /// ```swift
 /// struct BearerToken: HTTPMiddleware {
 ///     let token: String

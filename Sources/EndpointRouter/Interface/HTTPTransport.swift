@@ -25,7 +25,12 @@ import Foundation
 ///   throws, stop reading, cancel the exchange and throw that error;
 /// - end promptly with `.cancelled` when the calling task is cancelled, without blocking the
 ///   calling thread, and close the connection of an abandoned exchange;
-/// - report upload progress with ``RequestContext/reportUpload(sentBytes:totalBytes:)`` if it can.
+/// - report upload progress with ``RequestContext/reportUpload(sentBytes:totalBytes:)`` if it can;
+/// - never block the thread it is called on: wait with `await`. The library starts a call's work on
+///   the caller's thread (no thread hand-off per call) and keeps the deadline by resuming the
+///   caller from a timer, which an `await` that ignores cancellation cannot stop but a thread held
+///   by a lock, a semaphore or a synchronous read can. As everywhere in Swift concurrency (and
+///   SwiftNIO), blocking is outside the contract: it delays the caller and starves the thread pool.
 public protocol HTTPTransport: Sendable {
     /// Sends `request`, delivers the response into `sink` and returns its head.
     func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// URLSession's `timeoutInterval` is an idle timeout truncated to whole seconds on Linux, and a
 /// middleware may wait or retry, so the library keeps its own clock for the whole call: the
-/// operation runs in a child task and the caller gets `.timedOut` at the deadline, or `.cancelled`
-/// when its task is cancelled, at once — without waiting for the operation to notice (it is
-/// cancelled and its eventual result dropped).
+/// operation runs in a task of its own, started on the caller's thread, and the caller gets
+/// `.timedOut` at the deadline, or `.cancelled` when its task is cancelled, at once — without
+/// waiting for the operation to notice (it is cancelled and its eventual result dropped).
 enum Deadline {
     /// The longest deadline honoured, so nanosecond arithmetic can never overflow.
     static let maximumSeconds: TimeInterval = 1_000_000_000
