@@ -20,19 +20,20 @@ enum EndpointName {
     /// The name of `client` for one call: already known when the endpoint declares it, derived
     /// when first read otherwise.
     static func forCall<Client: HTTPClient>(of client: Client) -> RequestContext.Name {
-        let deferral = Deferral()
-        let name = $deferral.withValue(deferral) { client.endpointName }
+        // One storage serves as the hand-over slot now and as the name's memo later: one allocation.
+        let derived = DerivedName()
+        let name = $deferral.withValue(derived) { client.endpointName }
         // The default implementation handed the value over instead of reflecting on it. If the name
         // was composed from it (an endpoint naming itself after another's default), read it again
         // with nothing deferred, so the composition sees the real name.
-        guard let value = deferral.take() else { return .known(name) }
+        guard derived.holdsValue else { return .known(name) }
         guard name == placeholder else { return .known(client.endpointName) }
-        return .derived(DerivedName(value))
+        return .derived(derived)
     }
 
     /// The default ``HTTPClient/endpointName``.
     static func defaultName(of value: Any) -> String {
-        if let deferral, deferral.defer(value) { return placeholder }
+        if let deferral, deferral.take(value) { return placeholder }
         return of(value)
     }
 
@@ -40,27 +41,7 @@ enum EndpointName {
     private static let placeholder = "\u{0}EndpointRouter.deferred"
 
     /// Set while ``forCall(of:)`` reads a name, for this thread or task only.
-    @TaskLocal private static var deferral: Deferral?
-
-    /// The value the default implementation was asked to name, handed over once.
-    private final class Deferral: Sendable {
-        // `Any` is not `Sendable`, but the value is only reflected on (a copy, read-only), never used.
-        private let value = Locked<UncheckedValue?>(nil)
-
-        /// Takes `value` to name later; `false` if one was already taken (a second endpoint's
-        /// default read during the same read, which then reflects at once).
-        func `defer`(_ value: Any) -> Bool {
-            self.value.withLock { slot in
-                guard slot == nil else { return false }
-                slot = UncheckedValue(value: value)
-                return true
-            }
-        }
-
-        func take() -> Any? {
-            value.withLock { $0?.value }
-        }
-    }
+    @TaskLocal private static var deferral: DerivedName?
 
     private static let typeNames = Locked<[ObjectIdentifier: String]>([:])
 
@@ -83,19 +64,34 @@ private struct UncheckedValue: @unchecked Sendable {
     let value: Any
 }
 
-/// The name of one call's endpoint, derived once, when first read.
-final class DerivedName: Sendable {
-    private let state: Locked<(value: UncheckedValue?, name: String?)>
-
-    fileprivate init(_ value: Any) {
-        state = Locked((UncheckedValue(value: value), nil))
+/// The name of one call's endpoint, derived once, when first read, from the value the default
+/// implementation handed over.
+struct DerivedName: Sendable {
+    private struct State {
+        // `Any` is not `Sendable`, but the value is only reflected on (a copy, read-only), never used.
+        var value: UncheckedValue?
+        var name: String?
     }
+
+    private let state = Locked(State())
+
+    /// Takes `value` to name later; `false` if one was already taken (a second endpoint's default
+    /// read during the same read, which then reflects at once).
+    fileprivate func take(_ value: Any) -> Bool {
+        state.withLock { state in
+            guard state.value == nil, state.name == nil else { return false }
+            state.value = UncheckedValue(value: value)
+            return true
+        }
+    }
+
+    fileprivate var holdsValue: Bool { state.withLock { $0.value != nil } }
 
     var name: String {
         state.withLock { state in
             if let name = state.name { return name }
             let name = state.value.map { EndpointName.of($0.value) } ?? ""
-            state = (nil, name)
+            state = State(value: nil, name: name)
             return name
         }
     }
