@@ -124,14 +124,16 @@ def main():
               f"{spread(absolute(runs, base, CPU, 'mean'), 1)} | {lib_mallocs} / {base_mallocs} |")
 
     print("\n### 2 and 4. End to end against nginx (library with URLSessionTransport vs raw URLSession.shared)\n")
-    print("| scenario | throughput ratio (raw time ÷ library time) | p50 ÷ raw | p99 ÷ raw | CPU ÷ raw | library p50 / p99 ms | raw p50 / p99 ms | library CPU µs | raw CPU µs | peak RSS MB library / raw | RSS growth MB library / raw |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| scenario | throughput ratio (raw time ÷ library time) | vs get-style (get-style time ÷ library time) | p50 ÷ raw | p99 ÷ raw | CPU ÷ raw | library p50 / p99 ms | raw p50 / p99 ms | library CPU µs | raw CPU µs | peak RSS MB library / raw | RSS growth MB library / raw |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for scenario in ("e2e/seq-small", "e2e/conc-small", "e2e/seq-list100", "e2e/seq-list5000", "e2e/post-small",
                      "download/100mb"):
         lib, raw = f"{scenario}/library", f"{scenario}/urlsession"
         if lib not in names or raw not in names:
             continue
         throughput = ratio(runs, raw, lib, TIME, "mean")
+        get = f"{scenario}/get-style"
+        vs_get = spread(ratio(runs, get, lib, TIME, "mean")) if get in names else "—"
         p50 = ratio(runs, lib, raw, TIME, "p50")
         p99 = ratio(runs, lib, raw, TIME, "p99")
         cpu = ratio(runs, lib, raw, CPU, "mean")
@@ -139,7 +141,7 @@ def main():
         us = lambda name: spread(absolute(runs, name, CPU, "mean"), 0)
         rss = lambda name: spread(absolute(runs, name, RSS, "p99", 1 / 1_000_000), 1)
         rss_delta = lambda name: spread(absolute(runs, name, RSS_DELTA, "p99", 1 / 1_000_000), 1)
-        print(f"| {scenario} | **{spread(throughput)}** | {spread(p50)} | {spread(p99)} | {spread(cpu)} | "
+        print(f"| {scenario} | **{spread(throughput)}** | **{vs_get}** | {spread(p50)} | {spread(p99)} | {spread(cpu)} | "
               f"{ms(lib, 'p50')} / {ms(lib, 'p99')} | {ms(raw, 'p50')} / {ms(raw, 'p99')} | {us(lib)} | {us(raw)} | "
               f"{rss(lib)} / {rss(raw)} | {rss_delta(lib)} / {rss_delta(raw)} |")
 
@@ -147,6 +149,25 @@ def main():
         mbps = lambda name: spread(absolute(runs, name, TIME, "mean", 1 / 1_000_000), 3)
         print(f"\n100 MB download, seconds per download (mean): library {mbps('download/100mb/library')}, "
               f"raw download task {mbps('download/100mb/urlsession')}")
+
+    # Issue 15: the same scenarios against a Get-style hand-written client on the same transport
+    # (GetStyleClient: one URLSession of its own, data(for:), a 2xx check, one shared decoder).
+    get_style = [s for s in ("e2e/seq-small", "e2e/conc-small", "e2e/seq-list100", "e2e/seq-list5000", "e2e/post-small")
+                 if f"{s}/library" in names and f"{s}/get-style" in names]
+    if get_style:
+        print("\n#### Against Get-style hand-written code on URLSession (`…/get-style`)\n")
+        print("Throughput ratios = baseline time ÷ library time (above 1 = the library is faster); CPU = library ÷ get-style.\n")
+        print("| scenario | library ÷ get-style throughput | get-style ÷ raw URLSession throughput | CPU library ÷ get-style | "
+              "library / get-style p50 ms | library / get-style CPU µs | mallocs library / get-style |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for scenario in get_style:
+            lib, get, raw = f"{scenario}/library", f"{scenario}/get-style", f"{scenario}/urlsession"
+            ms = lambda name: spread(absolute(runs, name, TIME, "p50", 1 / 1000), 2)
+            us = lambda name: spread(absolute(runs, name, CPU, "mean"), 0)
+            vs_raw = spread(ratio(runs, raw, get, TIME, "mean")) if raw in names else "n/a"
+            print(f"| {scenario} | **{spread(ratio(runs, get, lib, TIME, 'mean'))}** | {vs_raw} | "
+                  f"{spread(ratio(runs, lib, get, CPU, 'mean'))} | {ms(lib)} / {ms(get)} | {us(lib)} / {us(get)} | "
+                  f"{spread(absolute(runs, lib, MALLOC, 'mean'), 0)} / {spread(absolute(runs, get, MALLOC, 'mean'), 0)} |")
 
     ahc_scenarios = [s for s in ("ahc/seq-small", "ahc/conc-small", "ahc/seq-list100", "ahc/seq-list5000", "ahc/post-small")
                      if all(f"{s}/{side}" in names for side in ("library", "ahc", "urlsession"))]

@@ -1,5 +1,6 @@
 // Scenarios 2 and 4 of issue 10: the library with its default transport (URLSessionTransport)
-// against raw `URLSession.shared` + one `JSONDecoder`, both against the benchmark nginx
+// against raw `URLSession.shared` + one `JSONDecoder`, and (issue 15) against a Get-style
+// hand-written client on the same transport (`GetStyleClient`), all against the benchmark nginx
 // (`BENCH_BASE_URL`, started by `run` or `nginx.sh`). One iteration is one request, so the
 // wall-clock percentiles are per-request latencies, except `conc-small`, whose iteration is a batch
 // of 256 requests with 64 in flight. Each benchmark runs in its own process (peak RSS is its own).
@@ -30,6 +31,9 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("e2e/seq-small/urlsession", configuration: sequential(2000, seconds: 3)) { _ async in
         blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) })
     }
+    Benchmark("e2e/seq-small/get-style", configuration: sequential(2000, seconds: 3)) { _ async in
+        blackHole(await expectSuccess("get-style small") { try await GetStyleClient.nginx.send("small.json", as: Todo.self) })
+    }
 
     // (b) the same, 64 in flight.
     let concurrent = Benchmark.Configuration(metrics: metrics, warmupIterations: 2, maxDuration: .seconds(5), maxIterations: iterations(30))
@@ -41,6 +45,11 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) })
         }
     }
+    Benchmark("e2e/conc-small/get-style", configuration: concurrent) { _ async in
+        await batch {
+            blackHole(await expectSuccess("get-style small") { try await GetStyleClient.nginx.send("small.json", as: Todo.self) })
+        }
+    }
 
     // GET + decode of the lists.
     Benchmark("e2e/seq-list100/library", configuration: sequential(1000, seconds: 3)) { _ async in
@@ -49,11 +58,17 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("e2e/seq-list100/urlsession", configuration: sequential(1000, seconds: 3)) { _ async in
         blackHole(await expectSuccess("raw list100") { try await RawURLSession.get(.list100, as: [Todo].self) })
     }
+    Benchmark("e2e/seq-list100/get-style", configuration: sequential(1000, seconds: 3)) { _ async in
+        blackHole(await expectSuccess("get-style list100") { try await GetStyleClient.nginx.send("list100.json", as: [Todo].self) })
+    }
     Benchmark("e2e/seq-list5000/library", configuration: sequential(100, seconds: 5)) { _ async in
         blackHole(expectSuccess(await NginxAPI.list5000.request(type: [Todo].self), "list5000"))
     }
     Benchmark("e2e/seq-list5000/urlsession", configuration: sequential(100, seconds: 5)) { _ async in
         blackHole(await expectSuccess("raw list5000") { try await RawURLSession.get(.list5000, as: [Todo].self) })
+    }
+    Benchmark("e2e/seq-list5000/get-style", configuration: sequential(100, seconds: 5)) { _ async in
+        blackHole(await expectSuccess("get-style list5000") { try await GetStyleClient.nginx.send("list5000.json", as: [Todo].self) })
     }
 
     // POST of the 60-byte JSON body, 201 + decode.
@@ -62,6 +77,12 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("e2e/post-small/urlsession", configuration: sequential(2000, seconds: 3)) { _ async in
         blackHole(await expectSuccess("raw create") { try await RawURLSession.create() })
+    }
+    Benchmark("e2e/post-small/get-style", configuration: sequential(2000, seconds: 3)) { _ async in
+        blackHole(
+            await expectSuccess("get-style create") {
+                try await GetStyleClient.nginx.send("todos", method: "POST", body: NewTodo(), as: Todo.self)
+            })
     }
 
     // Scenario 4: 100 MB to a file.
