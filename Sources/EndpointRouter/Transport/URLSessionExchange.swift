@@ -178,19 +178,28 @@ final class URLSessionExchange: Sendable {
 
     /// URLSession folds repeated fields into one value and keeps them in a dictionary, so their
     /// order is lost; they are sorted by name so the same response always reads the same.
+    ///
+    /// Every response goes through here, so each name is lower-cased once (not twice per
+    /// comparison, which made a sort of ten fields allocate about sixty strings) and names and
+    /// values are taken as the strings they already are rather than re-interpolated.
     private static func head(of http: HTTPURLResponse) -> HTTPResponseHead {
-        let joined = http.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") }
-            .sorted { $0.name.lowercased() < $1.name.lowercased() }
+        var keyed: [(key: String, name: String, value: String)] = []
+        keyed.reserveCapacity(http.allHeaderFields.count)
+        for (name, value) in http.allHeaderFields {
+            let name = name.base as? String ?? "\(name)"
+            keyed.append((key: name.lowercased(), name: name, value: value as? String ?? "\(value)"))
+        }
+        keyed.sort { $0.key < $1.key }
         var fields: [HTTPHeaders.Field] = []
-        fields.reserveCapacity(joined.count)
-        for (name, value) in joined {
-            guard name.caseInsensitiveEquals("Set-Cookie") else {
-                fields.append(HTTPHeaders.Field(name: name, value: value))
+        fields.reserveCapacity(keyed.count)
+        for field in keyed {
+            guard field.name.caseInsensitiveEquals("Set-Cookie") else {
+                fields.append(HTTPHeaders.Field(name: field.name, value: field.value))
                 continue
             }
             // Each cookie its own field again, in the server's order, so `values(for:)` reads them intact.
-            for cookie in SetCookieValues.split(value) {
-                fields.append(HTTPHeaders.Field(name: name, value: cookie))
+            for cookie in SetCookieValues.split(field.value) {
+                fields.append(HTTPHeaders.Field(name: field.name, value: cookie))
             }
         }
         return HTTPResponseHead(statusCode: http.statusCode, headers: HTTPHeaders(fields), url: http.url)
