@@ -17,6 +17,13 @@ final class FileBodySink: ResponseBodySink {
     /// Bytes of a non-acceptable response's body kept for ``HTTPClientError/unacceptableStatusCode(_:)``.
     static let errorBodyLimit = 1024 * 1024
 
+    /// Bytes gathered before they go to the file in one `write`. URLSession on Linux hands over at
+    /// most 16 KiB a piece, and a 100 MB download in 16 KiB writes spent about twice the kernel time
+    /// of 256 KiB writes (`dd` to this machine's ext4: 52 vs 29 ms of CPU per 100 MB); the pieces
+    /// arrive on URLSession's one delegate queue, which has no back-pressure, so every microsecond
+    /// spent there is memory held by the pieces queued behind.
+    static let writeSize = 256 * 1024
+
     private enum Mode {
         case undecided
         case file(descriptor: Int32, url: URL)
@@ -30,6 +37,8 @@ final class FileBodySink: ResponseBodySink {
         var completed: Int64 = 0
         var expected: Int64?
         var failure: HTTPClientError?
+        /// Body bytes received but not yet written (less than ``FileBodySink/writeSize``).
+        var pending: [UInt8] = []
     }
 
     private let directory: URL
@@ -67,7 +76,7 @@ final class FileBodySink: ResponseBodySink {
                 return nil
             case .file(let descriptor, let url):
                 do throws(HTTPClientError) {
-                    try Self.writeAll(bytes, to: descriptor, url: url)
+                    try Self.gather(bytes, into: &state.pending, to: descriptor, url: url)
                 } catch {
                     state.failure = error
                     throw error
@@ -91,6 +100,12 @@ final class FileBodySink: ResponseBodySink {
                 state.mode = .finished
                 return (HTTPResponse(head: head, body: try sink.finish()), nil)
             case .file(let descriptor, let url):
+                do throws(HTTPClientError) {
+                    try Self.flush(&state.pending, to: descriptor, url: url)
+                } catch {
+                    state.failure = error
+                    throw error
+                }
                 closeDescriptor(descriptor)
                 state.mode = .finished
                 guard isAcceptable(head.statusCode) else {
@@ -130,6 +145,7 @@ final class FileBodySink: ResponseBodySink {
                 break
             }
             state.mode = .closed
+            state.pending = []
         }
     }
 
@@ -141,6 +157,36 @@ final class FileBodySink: ResponseBodySink {
             throw .transport(.cannotCreateFile, "cannot create a file in \(directory.path) for the download: \(reason)", url: url)
         }
         return .file(descriptor: descriptor, url: url)
+    }
+
+    /// Adds `bytes` to `pending`, writing to the file whenever ``writeSize`` bytes are gathered.
+    private static func gather(
+        _ bytes: UnsafeRawBufferPointer, into pending: inout [UInt8], to descriptor: Int32, url: URL
+    ) throws(HTTPClientError) {
+        if pending.count + bytes.count < writeSize {
+            if pending.capacity < writeSize { pending.reserveCapacity(writeSize) }
+            pending.append(contentsOf: bytes)
+            return
+        }
+        try flush(&pending, to: descriptor, url: url)
+        if bytes.count >= writeSize {
+            try writeAll(bytes, to: descriptor, url: url)
+        } else {
+            pending.append(contentsOf: bytes)
+        }
+    }
+
+    /// Writes what `pending` holds and empties it, keeping its storage for the next pieces.
+    private static func flush(_ pending: inout [UInt8], to descriptor: Int32, url: URL) throws(HTTPClientError) {
+        guard !pending.isEmpty else { return }
+        do {
+            try pending.withUnsafeBytes { buffer in try writeAll(buffer, to: descriptor, url: url) }
+        } catch let error as HTTPClientError {
+            throw error
+        } catch {
+            throw .transport(.cannotWriteToFile, "cannot write the download to \(url.path): \(error.localizedDescription)", url: url)
+        }
+        pending.removeAll(keepingCapacity: true)
     }
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, url: URL) throws(HTTPClientError) {
