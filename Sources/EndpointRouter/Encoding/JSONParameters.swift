@@ -13,6 +13,10 @@ enum JSONParameters {
     }
 
     private static func write(_ value: Any, path: String, to output: inout String) throws(HTTPClientError) {
+        if let scalar = ParameterValue.commonScalar(value) {
+            try write(scalar, of: value, path: path, to: &output)
+            return
+        }
         guard let value = ParameterValue.unwrap(value) else {
             output += "null"
             return
@@ -34,25 +38,31 @@ enum JSONParameters {
             }
             output += "]"
         } else {
-            switch ParameterValue.scalar(value) {
-            case .string(let string):
-                writeString(string, to: &output)
-            case .bool(let bool):
-                output += bool ? "true" : "false"
-            case .number(let text, let isFinite):
-                guard isFinite else {
-                    throw .encodingFailed("parameter '\(path)' is \(text), which JSON cannot carry; send a finite number or null")
-                }
-                output += text
-            case .null:
-                output += "null"
-            case nil:
-                throw .encodingFailed(
-                    """
-                    parameter '\(path)' holds a \(ParameterValue.typeName(value)), which JSON cannot carry; \
-                    convert it first (a Date to an ISO 8601 String, say) or send an Encodable `body` instead
-                    """)
+            try write(ParameterValue.scalar(value), of: value, path: path, to: &output)
+        }
+    }
+
+    private static func write(
+        _ scalar: ParameterValue.Scalar?, of value: Any, path: String, to output: inout String
+    ) throws(HTTPClientError) {
+        switch scalar {
+        case .string(let string):
+            writeString(string, to: &output)
+        case .bool(let bool):
+            output += bool ? "true" : "false"
+        case .number(let text, let isFinite):
+            guard isFinite else {
+                throw .encodingFailed("parameter '\(path)' is \(text), which JSON cannot carry; send a finite number or null")
             }
+            output += text
+        case .null:
+            output += "null"
+        case nil:
+            throw .encodingFailed(
+                """
+                parameter '\(path)' holds a \(ParameterValue.typeName(value)), which JSON cannot carry; \
+                convert it first (a Date to an ISO 8601 String, say) or send an Encodable `body` instead
+                """)
         }
     }
 

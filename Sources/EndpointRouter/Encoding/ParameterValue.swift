@@ -13,11 +13,30 @@ enum ParameterValue {
     }
 
     /// Unwraps `Optional` values hidden inside `Any`; `nil` when the optional is empty.
+    ///
+    /// The test is on the value's own type, not a cast of the value: a cast would also look inside
+    /// an `AnyHashable` holding an optional, which is not itself an optional.
     static func unwrap(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional else { return value }
-        guard let wrapped = mirror.children.first?.value else { return nil }
+        guard type(of: value) is any OptionalValue.Type, let optional = value as? any OptionalValue else { return value }
+        guard let wrapped = optional.wrappedAsAny else { return nil }
         return unwrap(wrapped)
+    }
+
+    /// The scalar of a value of one of the types parameters hold most (`String`, `Int`, `Bool`,
+    /// `Double`, `NSNumber`), found by comparing its type rather than by casts and reflection;
+    /// `nil` for any other type, which then takes the general path (``unwrap(_:)``, the container
+    /// casts, ``scalar(_:)``). None of these types is an optional or a container, so the answer is
+    /// the one the general path gives.
+    static func commonScalar(_ value: Any) -> Scalar? {
+        let valueType = type(of: value)
+        if valueType == String.self, let string = value as? String { return .string(string) }
+        if valueType == Int.self, let integer = value as? Int { return .number(String(integer), isFinite: true) }
+        if valueType == Bool.self, let bool = value as? Bool { return .bool(bool) }
+        if valueType == Double.self, let double = value as? Double {
+            return .number("\(double)", isFinite: double.isFinite)
+        }
+        if valueType is NSNumber.Type, let number = value as? NSNumber { return scalar(number) }
+        return nil
     }
 
     /// The scalar in `value`, or `nil` if it is a container or a type no encoder understands.
@@ -100,4 +119,14 @@ enum ParameterValue {
     static func typeName(_ value: Any) -> String {
         String(describing: type(of: value))
     }
+}
+
+/// Lets ``ParameterValue/unwrap(_:)`` open an `Optional` held in `Any` without `Mirror`, which
+/// costs a reflection per parameter value.
+private protocol OptionalValue {
+    var wrappedAsAny: Any? { get }
+}
+
+extension Optional: OptionalValue {
+    fileprivate var wrappedAsAny: Any? { map { $0 } }
 }

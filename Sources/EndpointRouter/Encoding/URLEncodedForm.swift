@@ -27,6 +27,10 @@ struct URLEncodedForm {
     }
 
     private func append(_ value: Any, name: String, path: String, to pairs: inout [String]) throws(HTTPClientError) {
+        if let scalar = ParameterValue.commonScalar(value) {
+            pairs.append(name + "=" + PercentEncoding.encodeComponent(text(scalar)))
+            return
+        }
         guard let value = ParameterValue.unwrap(value) else { return }
         if let dictionary = value as? [String: Any] {
             for key in dictionary.keys.sorted() {
@@ -61,6 +65,10 @@ struct URLEncodedForm {
         case .commaSeparated:
             var parts: [String] = []
             for element in array {
+                if let scalar = ParameterValue.commonScalar(element) {
+                    parts.append(PercentEncoding.encodeComponent(text(scalar)))
+                    continue
+                }
                 guard let unwrapped = ParameterValue.unwrap(element) else { continue }
                 guard let scalar = ParameterValue.scalar(unwrapped) else {
                     throw .encodingFailed(
