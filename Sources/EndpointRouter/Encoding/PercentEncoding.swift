@@ -43,30 +43,45 @@ enum PercentEncoding {
         encode(text, keepingValidEscapes: true, allowed: allowed)
     }
 
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
-
     private static func encode(_ text: String, keepingValidEscapes: Bool, allowed: (UInt8) -> Bool) -> String {
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if allowed(byte) {
-                output.append(byte)
-            } else if keepingValidEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-                isHex(bytes[index + 1]), isHex(bytes[index + 2])
-            {
-                output.append(contentsOf: bytes[index...index + 2])
-                index += 2
-            } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
+        var text = text
+        let encoded = text.withUTF8 { bytes -> String? in
+            // Most keys, values and paths need no escape at all: they are handed back without a copy.
+            guard let firstEscaped = bytes.firstIndex(where: { !allowed($0) }) else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count * 3) { output in
+                var written = firstEscaped
+                _ = output.initialize(from: bytes[..<firstEscaped])
+                var index = firstEscaped
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if allowed(byte) {
+                        output[written] = byte
+                        written += 1
+                    } else if keepingValidEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+                        isHex(bytes[index + 1]), isHex(bytes[index + 2])
+                    {
+                        output[written] = byte
+                        output[written + 1] = bytes[index + 1]
+                        output[written + 2] = bytes[index + 2]
+                        written += 3
+                        index += 2
+                    } else {
+                        output[written] = UInt8(ascii: "%")
+                        output[written + 1] = hexDigit(byte >> 4)
+                        output[written + 2] = hexDigit(byte & 0x0F)
+                        written += 3
+                    }
+                    index += 1
+                }
+                return written
             }
-            index += 1
         }
-        return String(decoding: output, as: UTF8.self)
+        return encoded ?? text
+    }
+
+    /// The upper-case hex digit of a value below 16.
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 
     /// Decodes every well-formed `%XX` escape and keeps anything else as it is, the way lenient

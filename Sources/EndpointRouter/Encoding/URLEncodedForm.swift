@@ -11,38 +11,48 @@ struct URLEncodedForm {
 
     /// `a=1&b%5B%5D=x&b%5B%5D=y`, or `""` for no parameters.
     func encode(_ parameters: [String: Any]) throws(HTTPClientError) -> String {
-        var pairs: [String] = []
-        for key in parameters.keys.sorted() {
-            guard let value = parameters[key] else { continue }
-            try append(value, name: PercentEncoding.encodeComponent(key), path: key, to: &pairs)
+        var output = ""
+        // Sorting the pairs rather than the keys spares a hash lookup per key.
+        for (key, value) in parameters.sorted(by: { $0.key < $1.key }) {
+            try append(value, name: PercentEncoding.encodeComponent(key), path: key, to: &output)
         }
-        return pairs.joined(separator: "&")
+        return output
     }
 
     /// Pairs of already-decoded strings (the `.form` body case), sorted by key.
     func encode(_ fields: [String: String]) -> String {
-        fields.keys.sorted().map { key in
-            PercentEncoding.encodeComponent(key) + "=" + PercentEncoding.encodeComponent(fields[key] ?? "")
-        }.joined(separator: "&")
+        var output = ""
+        for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+            Self.appendPair(name: PercentEncoding.encodeComponent(key), value: value, to: &output)
+        }
+        return output
     }
 
-    private func append(_ value: Any, name: String, path: String, to pairs: inout [String]) throws(HTTPClientError) {
+    /// Appends `name=value` (the value percent-encoded here) with its `&` separator: every pair holds
+    /// an `=`, so a non-empty output always ends with a pair.
+    private static func appendPair(name: String, value: String, to output: inout String) {
+        if !output.isEmpty { output += "&" }
+        output += name
+        output += "="
+        output += PercentEncoding.encodeComponent(value)
+    }
+
+    private func append(_ value: Any, name: String, path: String, to output: inout String) throws(HTTPClientError) {
         if let scalar = ParameterValue.commonScalar(value) {
-            pairs.append(name + "=" + PercentEncoding.encodeComponent(text(scalar)))
+            Self.appendPair(name: name, value: text(scalar), to: &output)
             return
         }
         guard let value = ParameterValue.unwrap(value) else { return }
         if let dictionary = value as? [String: Any] {
-            for key in dictionary.keys.sorted() {
-                guard let child = dictionary[key] else { continue }
+            for (key, child) in dictionary.sorted(by: { $0.key < $1.key }) {
                 try append(
                     child, name: name + "%5B" + PercentEncoding.encodeComponent(key) + "%5D",
-                    path: "\(path)[\(key)]", to: &pairs)
+                    path: "\(path)[\(key)]", to: &output)
             }
         } else if let array = value as? [Any] {
-            try append(array, name: name, path: path, to: &pairs)
+            try append(array, name: name, path: path, to: &output)
         } else if let scalar = ParameterValue.scalar(value) {
-            pairs.append(name + "=" + PercentEncoding.encodeComponent(text(scalar)))
+            Self.appendPair(name: name, value: text(scalar), to: &output)
         } else {
             throw .encodingFailed(
                 """
@@ -52,34 +62,46 @@ struct URLEncodedForm {
         }
     }
 
-    private func append(_ array: [Any], name: String, path: String, to pairs: inout [String]) throws(HTTPClientError) {
+    private func append(_ array: [Any], name: String, path: String, to output: inout String) throws(HTTPClientError) {
         switch style.arrays {
         case .brackets:
+            let elementName = name + "%5B%5D"
+            let elementPath = "\(path)[]"
             for element in array {
-                try append(element, name: name + "%5B%5D", path: "\(path)[]", to: &pairs)
+                try append(element, name: elementName, path: elementPath, to: &output)
             }
         case .repeatedKey:
             for element in array {
-                try append(element, name: name, path: path, to: &pairs)
+                try append(element, name: name, path: path, to: &output)
             }
         case .commaSeparated:
-            var parts: [String] = []
+            var joined = ""
+            var isFirst = true
             for element in array {
-                if let scalar = ParameterValue.commonScalar(element) {
-                    parts.append(PercentEncoding.encodeComponent(text(scalar)))
-                    continue
+                let scalar: ParameterValue.Scalar
+                if let common = ParameterValue.commonScalar(element) {
+                    scalar = common
+                } else {
+                    guard let unwrapped = ParameterValue.unwrap(element) else { continue }
+                    guard let general = ParameterValue.scalar(unwrapped) else {
+                        throw .encodingFailed(
+                            """
+                            parameter '\(path)' holds a \(ParameterValue.typeName(unwrapped)) inside a \
+                            comma-separated array; such arrays can only hold strings, numbers and booleans
+                            """)
+                    }
+                    scalar = general
                 }
-                guard let unwrapped = ParameterValue.unwrap(element) else { continue }
-                guard let scalar = ParameterValue.scalar(unwrapped) else {
-                    throw .encodingFailed(
-                        """
-                        parameter '\(path)' holds a \(ParameterValue.typeName(unwrapped)) inside a \
-                        comma-separated array; such arrays can only hold strings, numbers and booleans
-                        """)
-                }
-                parts.append(PercentEncoding.encodeComponent(text(scalar)))
+                if !isFirst { joined += "," }
+                isFirst = false
+                joined += PercentEncoding.encodeComponent(text(scalar))
             }
-            if !parts.isEmpty { pairs.append(name + "=" + parts.joined(separator: ",")) }
+            if !isFirst {
+                if !output.isEmpty { output += "&" }
+                output += name
+                output += "="
+                output += joined
+            }
         }
     }
 
