@@ -15,26 +15,26 @@ struct URLBuilder {
     ///   interpolated with `\(segment:)` that cannot be sent as a segment.
     func url(appendingQuery extraQuery: String) throws(HTTPClientError) -> URL {
         let (origin, basePath) = try ParsedHosts.split(host) { () throws(HTTPClientError) in try splitHost() }
-        var endpointText = Substring(endpoint)
-        if let hash = endpointText.firstIndex(of: "#") { endpointText = endpointText[..<hash] }
-        var endpointQuery: Substring?
-        if let question = endpointText.firstIndex(of: "?") {
-            endpointQuery = endpointText[endpointText.index(after: question)...]
-            endpointText = endpointText[..<question]
-        }
-        let joinedPath = Self.join([basePath, Substring(path), endpointText])
+        let (endpointText, endpointQuery) = Self.splitEndpoint(endpoint)
+        let joinedPath = Self.join(basePath, Substring(path), endpointText)
         try Self.checkRefusedSegments(in: joinedPath)
         let encodedPath = PercentEncoding.normalize(joinedPath, allowed: PercentEncoding.isPathAllowed)
-        let queryParts = [
-            endpointQuery.map {
-                PercentEncoding.normalize(
-                    RefusedPathSegment.unwrapped(String($0)),
-                    allowed: PercentEncoding.isQueryAllowed)
-            },
-            extraQuery,
-        ].compactMap { $0 }.filter { !$0.isEmpty }
-        let query = queryParts.isEmpty ? "" : "?" + queryParts.joined(separator: "&")
-        let text = origin + encodedPath + query
+        var query = ""
+        if let endpointQuery {
+            query = PercentEncoding.normalize(RefusedPathSegment.unwrapped(String(endpointQuery)), allowed: PercentEncoding.isQueryAllowed)
+        }
+        if !extraQuery.isEmpty {
+            if !query.isEmpty { query += "&" }
+            query += extraQuery
+        }
+        var text = ""
+        text.reserveCapacity(origin.utf8.count + encodedPath.utf8.count + 1 + query.utf8.count)
+        text += origin
+        text += encodedPath
+        if !query.isEmpty {
+            text += "?"
+            text += query
+        }
         guard let url = URL(string: text) else {
             throw .badURL(
                 """
@@ -43,6 +43,21 @@ struct URLBuilder {
                 """)
         }
         return url
+    }
+
+    /// The endpoint's path and its query (after `?`, `nil` without one), any `#fragment` dropped.
+    static func splitEndpoint(_ endpoint: String) -> (path: Substring, query: Substring?) {
+        var text = Substring(endpoint)
+        // In ASCII text every `#` and `?` byte is a Character of its own (only CR LF pairs up), so the
+        // byte search finds what the Character search finds, without grapheme breaking.
+        if endpoint.utf8.allSatisfy({ $0 < 0x80 }) {
+            if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = text[..<hash] }
+            guard let question = text.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (text, nil) }
+            return (text[..<question], text[text.utf8.index(after: question)...])
+        }
+        if let hash = text.firstIndex(of: "#") { text = text[..<hash] }
+        guard let question = text.firstIndex(of: "?") else { return (text, nil) }
+        return (text[..<question], text[text.index(after: question)...])
     }
 
     /// Fails on the first value `pathSegment(_:)` refused, naming its position in the URL path
@@ -102,12 +117,20 @@ struct URLBuilder {
     }
 
     /// Joins non-empty parts with one `/`, keeping a trailing slash of the last non-empty part.
-    static func join(_ parts: [Substring]) -> String {
-        let nonEmpty = parts.filter { !$0.isEmpty }
-        let trimmed = nonEmpty.map { $0.trimmingSlashes() }.filter { !$0.isEmpty }
-        guard !trimmed.isEmpty else { return nonEmpty.isEmpty ? "" : "/" }
-        let trailing = nonEmpty.last?.hasSuffix("/") == true ? "/" : ""
-        return "/" + trimmed.joined(separator: "/") + trailing
+    static func join(_ base: Substring, _ path: Substring, _ endpoint: Substring) -> String {
+        var joined = ""
+        var lastNonEmpty: Substring = ""
+        for part in [base, path, endpoint] where !part.isEmpty {
+            lastNonEmpty = part
+            let trimmed = part.trimmingSlashes()
+            guard !trimmed.isEmpty else { continue }
+            joined += "/"
+            joined += trimmed
+        }
+        if lastNonEmpty.isEmpty { return "" }
+        if joined.isEmpty { return "/" }
+        if lastNonEmpty.hasSuffix("/") { joined += "/" }
+        return joined
     }
 }
 
