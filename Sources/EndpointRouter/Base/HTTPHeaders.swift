@@ -130,7 +130,21 @@ extension HTTPHeaders: CustomStringConvertible {
 }
 
 extension String {
+    /// Whether both have as many UTF-8 bytes and the same `lowercased()` form.
+    ///
+    /// Header names are ASCII, where lower-casing is a fold of `A`–`Z`: compared byte by byte without
+    /// building two lower-cased copies. Any other text takes `lowercased()`, so the answer is the same.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        guard utf8.count == other.utf8.count else { return false }
+        var equal = true
+        for (mine, theirs) in zip(utf8, other.utf8) {
+            guard mine | theirs < 0x80 else { return lowercased() == other.lowercased() }
+            if equal, mine != theirs { equal = Self.asciiLowercase(mine) == Self.asciiLowercase(theirs) }
+        }
+        return equal
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }

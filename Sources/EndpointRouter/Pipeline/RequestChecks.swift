@@ -8,7 +8,7 @@ import Foundation
 /// a typed error whoever set the header, and whichever transport would have sent it.
 enum RequestChecks {
     /// Headers the transport computes itself; a caller's value could desynchronise the connection.
-    static let reservedHeaders: Set<String> = ["content-length", "transfer-encoding", "host", "connection"]
+    static let reservedHeaders = ["content-length", "transfer-encoding", "host", "connection"]
 
     /// Checks a whole request as it is about to be handed to the redirect follower and a transport.
     static func check(_ request: HTTPRequest) throws(HTTPClientError) {
@@ -33,11 +33,14 @@ enum RequestChecks {
     }
 
     /// Checks one header; the message names the header and says what to change.
+    ///
+    /// Runs for every header of every request, so it reads UTF-8 bytes and allocates nothing: a
+    /// reserved name is recognised by length and an ASCII comparison (a token is ASCII).
     static func checkHeader(name: String, value: String) throws(HTTPClientError) {
         guard isToken(name) else {
             throw .invalidHeader("header name '\(printable(name))' is not a valid token; use letters, digits and !#$%&'*+-.^_`|~ only")
         }
-        guard !reservedHeaders.contains(name.lowercased()) else {
+        guard !reservedHeaders.contains(where: { name.caseInsensitiveEquals($0) }) else {
             throw .invalidHeader("header '\(name)' is set by the transport from the body and URL; remove it from the request")
         }
         for byte in value.utf8 {
@@ -60,10 +63,13 @@ enum RequestChecks {
             && text.utf8.allSatisfy { byte in
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+                    UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                    UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
                     return true
                 default:
-                    return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                    return false
                 }
             }
     }

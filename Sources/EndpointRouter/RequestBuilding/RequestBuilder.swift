@@ -48,9 +48,13 @@ extension HTTPClient {
         let url = try URLBuilder(host: host, path: path, endpoint: endpoint).url(appendingQuery: query)
         var fields = defaultHeaders
         if let contentType = payload?.contentType { fields.replace(name: "Content-Type", value: contentType) }
-        for (name, value) in (headers ?? [:]).sorted(by: { $0.key < $1.key }) {
-            try RequestChecks.checkHeader(name: name, value: value)
-            fields.replace(name: name, value: value)
+        if let headers {
+            // Sorted so that the order never depends on hashing; one header needs no sorting.
+            if headers.count == 1 {
+                for (name, value) in headers { try Self.set(name: name, value: value, in: &fields) }
+            } else {
+                for (name, value) in headers.sorted(by: { $0.key < $1.key }) { try Self.set(name: name, value: value, in: &fields) }
+            }
         }
         return HTTPRequest(method: method, url: url, headers: fields, body: payload?.body)
     }
@@ -67,6 +71,11 @@ extension HTTPClient {
         var request = try makeRequest().urlRequest
         if let timeout { request.timeoutInterval = timeout }
         return request
+    }
+
+    private static func set(name: String, value: String, in fields: inout HTTPHeaders) throws(HTTPClientError) {
+        try RequestChecks.checkHeader(name: name, value: value)
+        fields.replace(name: name, value: value)
     }
 
     private func resolvedEncoding(for method: HTTPMethod) -> ParameterEncoding {
