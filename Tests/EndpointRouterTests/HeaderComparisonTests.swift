@@ -7,9 +7,10 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Header names are compared byte by byte when ASCII and through `lowercased()` otherwise, and the
-/// reserved names are recognised without lower-casing: each must answer exactly as the
-/// `lowercased()` code did, kept here as the reference.
+/// Header names are compared byte by byte when ASCII and through `lowercased()` otherwise, the
+/// reserved names are recognised without lower-casing, and `urlRequest` merges repeated names
+/// without a dictionary of lower-cased keys: each must answer exactly as the `lowercased()` code did,
+/// kept here as the reference.
 @Suite("Header names compared without lower-cased copies")
 struct HeaderComparisonTests {
     static let names: [String] = [
@@ -23,7 +24,42 @@ struct HeaderComparisonTests {
             for second in Self.names {
                 let reference = first.utf8.count == second.utf8.count && first.lowercased() == second.lowercased()
                 #expect(first.caseInsensitiveEquals(second) == reference, "\(first.debugDescription) \(second.debugDescription)")
+                #expect(first.hasSameLowercase(as: second) == (first.lowercased() == second.lowercased()))
             }
+        }
+    }
+
+    /// `HTTPHeaders.dictionary` and `urlRequest` as they were: a dictionary keyed by lower-cased names.
+    static func referenceMerge(_ fields: [HTTPHeaders.Field], separator: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var canonical: [String: String] = [:]
+        for field in fields {
+            let key = field.name.lowercased()
+            if let name = canonical[key], let existing = result[name] {
+                result[name] = existing + separator + field.value
+            } else {
+                canonical[key] = field.name
+                result[field.name] = field.value
+            }
+        }
+        return result
+    }
+
+    @Test func mergingMatchesTheReference() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for round in 0..<500 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // Up to 40 fields, so that both the in-place comparison and the hashing path run.
+            let count = Int(state >> 58) % 41
+            var headers = HTTPHeaders()
+            var generator = state
+            for index in 0..<count {
+                generator = generator &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                headers.add(name: Self.names[Int(generator >> 33) % Self.names.count], value: "v\(index)")
+            }
+            let reference = Self.referenceMerge(headers.fields, separator: ", ")
+            #expect(headers.dictionary == reference, "round \(round)")
+            #expect(headers.merged(separator: ",") == Self.referenceMerge(headers.fields, separator: ","), "round \(round)")
         }
     }
 
@@ -72,5 +108,24 @@ struct HeaderComparisonTests {
         }
         #expect(!RequestChecks.isToken("Xé"))
         #expect(!RequestChecks.isToken(""))
+    }
+
+    @Test func urlRequestCarriesEveryMethod() throws {
+        let url = try #require(URL(string: "https://api.example.com/x"))
+        for method in HTTPMethod.allCases {
+            let request = HTTPRequest(method: method, url: url).urlRequest
+            #expect(request.httpMethod == method.rawValue)
+            #expect(request.httpBody == nil)
+        }
+    }
+
+    @Test func urlRequestMergesRepeatsUnderTheFirstCasing() throws {
+        let url = try #require(URL(string: "https://api.example.com/x"))
+        var headers = HTTPHeaders()
+        for (name, value) in [("Accept", "a"), ("X-B", "1"), ("ACCEPT", "b"), ("x-b", "2"), ("accept", "c"), ("X-C", "3")] {
+            headers.add(name: name, value: value)
+        }
+        let request = HTTPRequest(url: url, headers: headers).urlRequest
+        #expect(request.allHTTPHeaderFields == ["Accept": "a,b,c", "X-B": "1,2", "X-C": "3"])
     }
 }

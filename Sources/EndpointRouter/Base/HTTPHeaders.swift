@@ -94,13 +94,32 @@ public struct HTTPHeaders: Sendable, Hashable {
     }
 
     /// The fields as a dictionary; repeated names are joined with `", "`, names keep their first casing.
-    public var dictionary: [String: String] {
+    public var dictionary: [String: String] { merged(separator: ", ") }
+
+    /// The fields as a dictionary keyed by each name's first casing, the values of names equal once
+    /// lower-cased joined with `separator`.
+    func merged(separator: String) -> [String: String] {
         var result: [String: String] = [:]
+        // A request has a handful of fields: comparing names in place costs less than a second
+        // dictionary keyed by lower-cased copies; past that many, hashing wins.
+        guard fields.count > 16 else {
+            var firsts: [Field] = []
+            firsts.reserveCapacity(fields.count)
+            for field in fields {
+                if let index = firsts.firstIndex(where: { $0.name.hasSameLowercase(as: field.name) }) {
+                    firsts[index].value += separator + field.value
+                } else {
+                    firsts.append(field)
+                }
+            }
+            for field in firsts { result[field.name] = field.value }
+            return result
+        }
         var canonical: [String: String] = [:]
         for field in fields {
             let key = field.name.lowercased()
             if let name = canonical[key], let existing = result[name] {
-                result[name] = existing + ", " + field.value
+                result[name] = existing + separator + field.value
             } else {
                 canonical[key] = field.name
                 result[field.name] = field.value
@@ -142,6 +161,14 @@ extension String {
             if equal, mine != theirs { equal = Self.asciiLowercase(mine) == Self.asciiLowercase(theirs) }
         }
         return equal
+    }
+
+    /// Whether `lowercased()` gives equal strings, whatever their lengths.
+    func hasSameLowercase(as other: String) -> Bool {
+        if utf8.count == other.utf8.count { return caseInsensitiveEquals(other) }
+        // Lower-casing keeps the length of ASCII text: two ASCII texts of different lengths differ.
+        if utf8.allSatisfy({ $0 < 0x80 }), other.utf8.allSatisfy({ $0 < 0x80 }) { return false }
+        return lowercased() == other.lowercased()
     }
 
     private static func asciiLowercase(_ byte: UInt8) -> UInt8 {

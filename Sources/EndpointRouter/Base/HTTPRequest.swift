@@ -57,22 +57,14 @@ public struct HTTPRequest: Sendable, Hashable {
     /// A file body is not read: set `httpBodyStream` or use an upload task for it.
     public var urlRequest: URLRequest {
         var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
-        request.httpBody = bodyData
+        // GET is a new URLRequest's method already; on swift-corelibs-foundation setting any method
+        // costs up to six case-insensitive NSString comparisons.
+        if method != .get { request.httpMethod = method.rawValue }
+        if let bodyData { request.httpBody = bodyData }
         // One assignment of the whole field set: on swift-corelibs-foundation each `addValue` checks
         // and re-capitalises the name and rewrites the field dictionary (about 4x the cost of this).
         // The result is what `addValue` gives: the first casing of a name wins, repeats join with ",".
-        var merged: [String: String] = [:]
-        var nameForKey: [String: String] = [:]
-        for field in headers {
-            let key = field.name.lowercased()
-            if let name = nameForKey[key], let existing = merged[name] {
-                merged[name] = existing + "," + field.value
-            } else {
-                nameForKey[key] = field.name
-                merged[field.name] = field.value
-            }
-        }
+        let merged = headers.merged(separator: ",")
         if !merged.isEmpty { request.allHTTPHeaderFields = merged }
         return request
     }
