@@ -29,7 +29,9 @@ struct URLBuilderFastPathTests {
         return (text[text.startIndex..<question], text[text.index(after: question)...])
     }
 
-    static let pieces: [String] = ["", "/", "//", "a", "/a", "a/", "/a/b/", "v2", "ü", "/\u{301}", "a b", "%2F", "\r\n"]
+    static let pieces: [String] = [
+        "", "/", "//", "a", "/a", "a/", "/a/b/", "v2", "ü", "/\u{301}", "a/\u{301}", "a b", "%2F", "\r\n", "/\r\n/", "\r\n/", "a//", "/ü/",
+    ]
 
     @Test func joinMatchesTheReference() {
         for first in Self.pieces {

@@ -99,7 +99,6 @@ public struct HTTPHeaders: Sendable, Hashable {
     /// The fields as a dictionary keyed by each name's first casing, the values of names equal once
     /// lower-cased joined with `separator`.
     func merged(separator: String) -> [String: String] {
-        var result: [String: String] = [:]
         // A request has a handful of fields: comparing names in place costs less than a second
         // dictionary keyed by lower-cased copies; past that many, hashing wins.
         guard fields.count > 16 else {
@@ -112,9 +111,11 @@ public struct HTTPHeaders: Sendable, Hashable {
                     firsts.append(field)
                 }
             }
+            var result = [String: String](minimumCapacity: firsts.count)
             for field in firsts { result[field.name] = field.value }
             return result
         }
+        var result: [String: String] = [:]
         var canonical: [String: String] = [:]
         for field in fields {
             let key = field.name.lowercased()

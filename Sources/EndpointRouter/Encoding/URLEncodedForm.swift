@@ -12,6 +12,9 @@ struct URLEncodedForm {
     /// `a=1&b%5B%5D=x&b%5B%5D=y`, or `""` for no parameters.
     func encode(_ parameters: [String: Any]) throws(HTTPClientError) -> String {
         var output = ""
+        // Room for short pairs up front, so that the string does not grow from inline storage
+        // through two or three reallocations.
+        output.reserveCapacity(parameters.count * 16)
         // Sorting the pairs rather than the keys spares a hash lookup per key.
         for (key, value) in parameters.sorted(by: { $0.key < $1.key }) {
             try append(value, name: PercentEncoding.encodeComponent(key), path: key, to: &output)

@@ -129,16 +129,31 @@ struct URLBuilder {
         }
         if lastNonEmpty.isEmpty { return "" }
         if joined.isEmpty { return "/" }
-        if lastNonEmpty.hasSuffix("/") { joined += "/" }
+        if lastNonEmpty.endsWithSlash { joined += "/" }
         return joined
     }
 }
 
 extension Substring {
     fileprivate func trimmingSlashes() -> Substring {
+        // In ASCII text a `/` byte is a Character of its own (only CR LF pairs up), so trimming bytes
+        // trims what the Character comparisons below trim, without grapheme breaking.
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = utf8
+            guard let first = bytes.firstIndex(where: { $0 != UInt8(ascii: "/") }),
+                let last = bytes.lastIndex(where: { $0 != UInt8(ascii: "/") })
+            else { return self[endIndex...] }
+            return self[first..<bytes.index(after: last)]
+        }
         var result = self
         while result.first == "/" { result = result.dropFirst() }
         while result.last == "/" { result = result.dropLast() }
         return result
+    }
+
+    /// `hasSuffix("/")`, read from the last byte when the text is ASCII.
+    fileprivate var endsWithSlash: Bool {
+        if utf8.allSatisfy({ $0 < 0x80 }) { return utf8.last == UInt8(ascii: "/") }
+        return hasSuffix("/")
     }
 }
