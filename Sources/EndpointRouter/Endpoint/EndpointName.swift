@@ -60,39 +60,47 @@ enum EndpointName {
 }
 
 /// A value that is only reflected on, never used: safe to hand to another thread.
-private struct UncheckedValue: @unchecked Sendable {
+struct UncheckedValue: @unchecked Sendable {
     let value: Any
 }
 
 /// The name of one call's endpoint, derived once, when first read, from the value the default
 /// implementation handed over.
-struct DerivedName: Sendable {
-    private struct State {
+final class DerivedName: StripeLocked, @unchecked Sendable {
+    struct State {
         // `Any` is not `Sendable`, but the value is only reflected on (a copy, read-only), never used.
         var value: UncheckedValue?
         var name: String?
     }
 
-    private let state = Locked(State())
+    // Safe (`@unchecked Sendable`): only touched under the object's stripe lock (`withLock`).
+    var lockedState = State()
 
     /// Takes `value` to name later; `false` if one was already taken (a second endpoint's default
     /// read during the same read, which then reflects at once).
     fileprivate func take(_ value: Any) -> Bool {
-        state.withLock { state in
+        withLock { state in
             guard state.value == nil, state.name == nil else { return false }
             state.value = UncheckedValue(value: value)
             return true
         }
     }
 
-    fileprivate var holdsValue: Bool { state.withLock { $0.value != nil } }
+    fileprivate var holdsValue: Bool { withLock { $0.value != nil } }
 
     var name: String {
-        state.withLock { state in
-            if let name = state.name { return name }
-            let name = state.value.map { EndpointName.of($0.value) } ?? ""
-            state = State(value: nil, name: name)
-            return name
+        let (value, known) = withLock { ($0.value, $0.name) }
+        if let known { return known }
+        // Derived outside the lock: reflection may print the value (`String(describing:)` of a
+        // case without associated values), which can run the type's own `description`.
+        let derived = value.map { EndpointName.of($0.value) } ?? ""
+        // The value is released after the lock: releasing it may run a deinitializer of its own.
+        let (name, released) = withLock { state -> (String, UncheckedValue?) in
+            if let name = state.name { return (name, nil) }
+            defer { state = State(value: nil, name: derived) }
+            return (derived, state.value)
         }
+        _ = released
+        return name
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// cancellation — every sink still open is closed at once: memory is freed, partial download files
 /// are deleted, and a transport still writing is refused (and so stops) even if it has not noticed
 /// the cancellation yet.
-final class CallScope: Sendable {
+final class CallScope: StripeLocked, @unchecked Sendable {
     /// Where response bodies go.
     enum Destination: Sendable {
         /// Into memory, failing past `limit` bytes.
@@ -41,13 +41,14 @@ final class CallScope: Sendable {
         }
     }
 
-    private struct State {
+    struct State {
         var sinks: [Sink] = []
         var closed = false
     }
 
     let destination: Destination
-    private let state = Locked(State())
+    // Safe (`@unchecked Sendable`): only touched under the object's stripe lock (`withLock`).
+    var lockedState = State()
 
     init(_ destination: Destination) {
         self.destination = destination
@@ -63,7 +64,7 @@ final class CallScope: Sendable {
             case .file(let directory, let isAcceptable, let progress):
                 .file(FileBodySink(directory: directory, isAcceptable: isAcceptable, progress: progress))
             }
-        try state.withLock { state throws(HTTPClientError) in
+        try withLock { state throws(HTTPClientError) in
             if state.closed { throw .cancelled }
             state.sinks.append(sink)
         }
@@ -72,7 +73,7 @@ final class CallScope: Sendable {
 
     /// Ends the call: closes every sink, deleting every temporary file but `kept`.
     func close(keeping kept: URL? = nil) {
-        let sinks = state.withLock { state -> [Sink] in
+        let sinks = withLock { state -> [Sink] in
             state.closed = true
             defer { state.sinks = [] }
             return state.sinks

@@ -82,20 +82,21 @@ enum Deadline {
 }
 
 /// The first of operation, timer and cancellation to finish wins; the others are cancelled.
-private final class Race<T: Sendable>: Sendable {
-    private struct State {
+private final class Race<T: Sendable>: StripeLocked, @unchecked Sendable {
+    struct State {
         var continuation: UnsafeContinuation<Result<T, HTTPClientError>, Never>?
         var outcome: Result<T, HTTPClientError>?
         var operation: Task<Void, Never>?
         var timer: DeadlineTimer.Token?
     }
 
-    private let state = Locked(State())
+    // Safe (`@unchecked Sendable`): only touched under the object's stripe lock (`withLock`).
+    var lockedState = State()
 
-    var isFinished: Bool { state.withLock { $0.outcome != nil } }
+    var isFinished: Bool { withLock { $0.outcome != nil } }
 
     func begin(_ continuation: UnsafeContinuation<Result<T, HTTPClientError>, Never>) {
-        let outcome = state.withLock { state -> Result<T, HTTPClientError>? in
+        let outcome = withLock { state -> Result<T, HTTPClientError>? in
             if state.outcome == nil { state.continuation = continuation }
             return state.outcome
         }
@@ -103,7 +104,7 @@ private final class Race<T: Sendable>: Sendable {
     }
 
     func attach(_ operation: Task<Void, Never>) {
-        let finished = state.withLock { state -> Bool in
+        let finished = withLock { state -> Bool in
             if state.outcome == nil { state.operation = operation }
             return state.outcome != nil
         }
@@ -111,7 +112,7 @@ private final class Race<T: Sendable>: Sendable {
     }
 
     func attach(_ timer: DeadlineTimer.Token) {
-        let finished = state.withLock { state -> Bool in
+        let finished = withLock { state -> Bool in
             if state.outcome == nil { state.timer = timer }
             return state.outcome != nil
         }
@@ -119,7 +120,7 @@ private final class Race<T: Sendable>: Sendable {
     }
 
     func finish(_ outcome: Result<T, HTTPClientError>) {
-        let taken = state.withLock {
+        let taken = withLock {
             state -> (UnsafeContinuation<Result<T, HTTPClientError>, Never>?, Task<Void, Never>?, DeadlineTimer.Token?)? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome

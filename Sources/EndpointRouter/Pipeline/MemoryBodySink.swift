@@ -5,7 +5,7 @@ import Foundation
 /// The limit counts the bytes the transport delivers (decompressed), so a gzip bomb is stopped at the
 /// limit like any other large body. Capacity grows by doubling but never past the limit, so memory
 /// stays bounded by the limit rather than twice it.
-final class MemoryBodySink: ResponseBodySink {
+final class MemoryBodySink: ResponseBodySink, StripeLocked, @unchecked Sendable {
     enum Overflow {
         /// Fail with `.responseTooLarge`: the body is the caller's value and must be whole.
         case fail
@@ -13,7 +13,7 @@ final class MemoryBodySink: ResponseBodySink {
         case truncate
     }
 
-    private struct State {
+    struct State {
         var body = Data()
         var reserved = 0
         var failure: HTTPClientError?
@@ -22,7 +22,8 @@ final class MemoryBodySink: ResponseBodySink {
 
     private let limit: Int?
     private let overflow: Overflow
-    private let state = Locked(State())
+    // Safe (`@unchecked Sendable`): only touched under the object's stripe lock (`withLock`).
+    var lockedState = State()
 
     init(limit: Int?, overflow: Overflow = .fail) {
         self.limit = limit.map { max(0, $0) }
@@ -30,7 +31,7 @@ final class MemoryBodySink: ResponseBodySink {
     }
 
     func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
-        try state.withLock { state throws(HTTPClientError) in
+        try withLock { state throws(HTTPClientError) in
             try Self.checkOpen(state)
             guard let length = head.expectedBodyLength else { return }
             if let limit, length > Int64(limit), overflow == .fail {
@@ -44,7 +45,7 @@ final class MemoryBodySink: ResponseBodySink {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {
-        try state.withLock { state throws(HTTPClientError) in
+        try withLock { state throws(HTTPClientError) in
             try Self.checkOpen(state)
             var accepted = bytes
             if let limit, state.body.count + bytes.count > limit {
@@ -69,7 +70,7 @@ final class MemoryBodySink: ResponseBodySink {
 
     /// The body received, or the error a write already threw (in case the transport swallowed it).
     func finish() throws(HTTPClientError) -> Data {
-        try state.withLock { state throws(HTTPClientError) in
+        try withLock { state throws(HTTPClientError) in
             if let failure = state.failure { throw failure }
             state.closed = true
             defer { state.body = Data() }
@@ -79,7 +80,7 @@ final class MemoryBodySink: ResponseBodySink {
 
     /// Refuses further writes and frees the memory: the call has ended.
     func close() {
-        state.withLock { state in
+        withLock { state in
             state.closed = true
             state.body = Data()
         }
