@@ -12,7 +12,9 @@ enum MiddlewareChain {
     /// The `next` one middleware is handed: it numbers its calls, so the second call passes the
     /// request on as attempt `n + 1`. The count belongs to this `next` (a middleware called again
     /// gets a fresh one).
-    private static func next(after rest: ArraySlice<any HTTPMiddleware>, then terminal: @escaping HTTPMiddleware.Next) -> HTTPMiddleware.Next {
+    private static func next(
+        after rest: ArraySlice<any HTTPMiddleware>, then terminal: @escaping HTTPMiddleware.Next
+    ) -> HTTPMiddleware.Next {
         let step = Step(rest: rest, terminal: terminal)
         return { request, context throws(HTTPClientError) in
             var context = context
