@@ -15,7 +15,7 @@ protocol StripeLocked: AnyObject {
 extension StripeLocked {
     /// Runs `body` on the state under this object's lock.
     func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
-        try LockStripes.lock(for: self).withLock { _ throws(Failure) in try body(&lockedState) }
+        try LockStripes.lock(for: self).withLock { () throws(Failure) in try body(&lockedState) }
     }
 }
 

@@ -47,7 +47,7 @@ enum MiddlewareChain {
 
         /// Which call of this `next` this is, from 1.
         func countCall() -> Int {
-            Self.countLock.withLock { _ in
+            Self.countLock.withLock {
                 calls += 1
                 return calls
             }
