@@ -86,15 +86,8 @@ private final class LockedStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
     }
 
     func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        try withUnsafeMutablePointers { value, lock throws(Failure) in
-            #if canImport(Darwin)
-                os_unfair_lock_lock(lock)
-                defer { os_unfair_lock_unlock(lock) }
-            #else
-                pthread_mutex_lock(lock)
-                defer { pthread_mutex_unlock(lock) }
-            #endif
-            return try body(&value.pointee)
+        try withLockOnly { () throws(Failure) in
+            try withUnsafeMutablePointerToHeader { value throws(Failure) in try body(&value.pointee) }
         }
     }
 }
