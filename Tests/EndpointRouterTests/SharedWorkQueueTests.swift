@@ -11,7 +11,7 @@ import Testing
 extension Serialized {
     /// Corelibs runs every URLSession of a process on one serial work queue, so one fast transfer
     /// delays everything else. These measure what that costs and whether anything within reach of a
-    /// library (suspending before cancelling) shortens it. The figures are printed for the closing
+    /// library (it does not: see the first test) shortens it. The figures are printed for the closing
     /// notes and CI logs; where corelibs makes a target impossible the expectation is a known issue,
     /// so a corelibs that fixes it shows up as an unexpected pass.
     ///
@@ -30,15 +30,18 @@ extension Serialized {
             func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {}
         }
 
-        /// Time from abandoning an endless fast body to the server seeing its connection end, with a
-        /// plain `cancel()` and with `suspend()` then `cancel()`, on a raw session so that only
-        /// corelibs is measured. Rounds alternate so the machine's load falls on both alike.
-        @Test func suspendingBeforeCancellingClosesNoSooner() async throws {
-            let rounds = Int(ProcessInfo.processInfo.environment["SUSPEND_ROUNDS"] ?? "") ?? 2
-            var plain: [Duration] = []
-            var suspended: [Duration] = []
-            for round in 0..<(rounds * 2) {
-                let suspendFirst = round % 2 == 1
+        /// Time from abandoning an endless fast body to the server seeing its connection end with a
+        /// plain `cancel()`, on a raw session so that only corelibs is measured.
+        ///
+        /// This used to compare `suspend()` then `cancel()` as well, and showed no gain. It is gone
+        /// because that pair crashes the process on corelibs 6.3.1 (`NativeProtocol.swift:69`, two runs
+        /// in three here): `suspend()` queues a `stopLoading()` that, once `cancel()` has moved the task
+        /// to `.canceling` without an error yet, reaches a `fatalError`. No code of the library calls
+        /// `suspend()` on a task, and none may: a caller can cancel at any instant.
+        @Test func cancelClosesAnAbandonedFastBody() async throws {
+            let rounds = Int(ProcessInfo.processInfo.environment["CANCEL_ROUNDS"] ?? "") ?? 3
+            var closes: [Duration] = []
+            for _ in 0..<rounds {
                 let server = try TestServer(response: .stream())
                 defer { server.stop() }
                 let session = URLSession(configuration: .ephemeral, delegate: DiscardingDelegate(), delegateQueue: nil)
@@ -48,22 +51,16 @@ extension Serialized {
                 task.resume()
                 try await Task.sleep(nanoseconds: 150_000_000)  // the body is flowing at full speed
                 let abandoned = ContinuousClock.now
-                // corelibs' suspend() waits for the work queue: never on the cooperative pool.
-                Thread {
-                    if suspendFirst { task.suspend() }
-                    task.cancel()
-                }.start()
+                // corelibs' cancel() waits for the work queue: never on the cooperative pool.
+                Thread { task.cancel() }.start()
                 let ended = await server.waitForConnectionEnd(index: 1, timeout: 10)
-                let took = ended.map { $0 - abandoned } ?? .seconds(10)
-                if suspendFirst { suspended.append(took) } else { plain.append(took) }
+                closes.append(ended.map { $0 - abandoned } ?? .seconds(10))
             }
-            let median = { (values: [Duration]) in values.sorted()[values.count / 2] }
-            print(
-                "abandoned fast body, raw URLSession: cancel() closed after \(plain.sorted()) (median \(median(plain))), suspend()+cancel() after \(suspended.sorted()) (median \(median(suspended)))"
-            )
+            closes.sort()
+            let median = closes[closes.count / 2]
+            print("abandoned fast body, raw URLSession: cancel() closed after \(closes) (median \(median))")
             withKnownIssue("corelibs closes an abandoned fast body only when its shared work queue gets to it", isIntermittent: true) {
-                #expect(median(plain) < .seconds(1))
-                #expect(median(suspended) < .seconds(1))
+                #expect(median < .seconds(1))
             }
         }
 
