@@ -15,6 +15,13 @@ import Foundation
 ///
 /// When a call throws, the transport must stop reading, cancel the exchange (closing its connection)
 /// and throw that same error. Calls for one exchange must not overlap.
+///
+/// **Back-pressure.** A transport that can stop reading (one that pulls its body, such as
+/// AsyncHTTPClient's) awaits ``waitForDemand()`` before it reads each next piece. A streaming call
+/// (`events()`, `lines()`, `bytes()`) then reads no more than its buffer ahead of the consumer. A
+/// transport that cannot wait (URLSession pushes its body through delegate callbacks) skips it; a
+/// streaming sink then refuses the piece that would pass its buffer with `.responseTooLarge`
+/// instead of holding more memory.
 public protocol ResponseBodySink: Sendable {
     /// Takes the status line and headers, before any body byte.
     ///
@@ -27,6 +34,20 @@ public protocol ResponseBodySink: Sendable {
     /// - Throws: `.responseTooLarge` when the body crosses the limit; `.cancelled` when the call has
     ///   already ended; `.transport` when a download cannot be written.
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError)
+
+    /// Returns once the sink has room for more of the body; call it before reading each next piece.
+    ///
+    /// Sinks that collect a whole body return at once; a streaming call's sink waits while its
+    /// buffer is full (the consumer is behind).
+    ///
+    /// - Throws: `.cancelled` when the call ended (or the calling task was cancelled) while waiting,
+    ///   or the error that ended it (`.timedOut` for an idle stream).
+    func waitForDemand() async throws(HTTPClientError)
+}
+
+extension ResponseBodySink {
+    /// A sink that holds the whole body never asks a transport to wait.
+    public func waitForDemand() async throws(HTTPClientError) {}
 }
 
 extension ResponseBodySink {

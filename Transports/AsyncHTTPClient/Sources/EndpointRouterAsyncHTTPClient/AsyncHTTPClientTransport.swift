@@ -128,8 +128,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             outgoing.reportUploadFinished()
             try sink.receive(head)
             // Leaving the loop early (the sink refused, the task was cancelled) drops the body, and
-            // AsyncHTTPClient then closes the connection instead of reading the rest.
-            for try await piece in response.body {
+            // AsyncHTTPClient then closes the connection instead of reading the rest. The body is
+            // pulled only when the sink has room: AsyncHTTPClient reads from the socket on demand,
+            // so a streaming call's slow consumer holds the server back instead of filling memory.
+            var pieces = response.body.makeAsyncIterator()
+            while true {
+                try await sink.waitForDemand()
+                guard let piece = try await pieces.next() else { break }
                 // Pieces already buffered can still come after a cancel; none reaches the sink then.
                 if Task.isCancelled { throw EndpointRouter.HTTPClientError.cancelled }
                 try Self.deliver(piece, into: sink)
