@@ -41,13 +41,40 @@ public struct RequestContext: Sendable {
     public var options: EndpointOptions
     /// Where a transport reports how much of the request body went out; `nil` when nobody asked.
     let uploadProgress: ProgressReporter?
+    /// The stream-end handlers of a streaming call; `nil` for a call that ends in a whole body.
+    var streamObserver: StreamObserver?
+
+    /// Whether this call streams its body to the caller (`events()`, `lines()`, `jsonLines(of:)`,
+    /// `bytes()`): the response a middleware gets back from `next` then carries the head with an
+    /// empty body, and the body flows to the caller after every middleware has returned.
+    ///
+    /// Middlewares that need the whole body skip such calls: ``CachingMiddleware`` and
+    /// ``DeduplicationMiddleware`` pass them through untouched.
+    public var isStreaming: Bool { streamObserver != nil }
+
+    /// For a streaming call, runs `handler` once when the stream ends, with its byte and element
+    /// counts; for any other call, does nothing. ``LoggingMiddleware`` and ``MetricsMiddleware``
+    /// report the end of a stream this way.
+    ///
+    /// ```swift
+    /// let response = try await next(request, context)
+    /// context.onStreamEnd { summary in log("\(summary.elements) events in \(summary.duration)") }
+    /// return response
+    /// ```
+    public func onStreamEnd(_ handler: @escaping @Sendable (StreamSummary) -> Void) {
+        streamObserver?.add(handler)
+    }
 
     /// Creates a context, for a test that calls a middleware or transport directly.
     public init(endpointName: String, attempt: Int = 1, deadline: ContinuousClock.Instant, options: EndpointOptions = EndpointOptions()) {
         self.init(name: .known(endpointName), attempt: attempt, deadline: deadline, options: options, uploadProgress: nil)
     }
 
-    init(name: Name, attempt: Int, deadline: ContinuousClock.Instant, options: EndpointOptions, uploadProgress: ProgressReporter?) {
+    init(
+        name: Name, attempt: Int, deadline: ContinuousClock.Instant, options: EndpointOptions, uploadProgress: ProgressReporter?,
+        streamObserver: StreamObserver? = nil
+    ) {
+        self.streamObserver = streamObserver
         self.name = name
         self.attempt = attempt
         self.deadline = deadline

@@ -58,7 +58,7 @@ public struct CachingMiddleware: HTTPMiddleware {
     /// response headers say.
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
         let policy = context.options.cachePolicy
-        guard request.method == .get, policy != .disabled,
+        guard request.method == .get, policy != .disabled, !context.isStreaming,
             !["If-None-Match", "If-Modified-Since", "Range"].contains(where: request.headers.contains)
         else {
             return try await next(request, context)

@@ -33,6 +33,8 @@ public struct CallMetrics: Sendable, Equatable {
     /// Response body bytes received, all attempts together, after decompression (headers and
     /// redirect bodies not counted).
     public var bytesReceived: Int64
+    /// For a streaming call (`events()`, `lines()`, …): the elements read from its body; `nil` otherwise.
+    public var elements: Int?
 
     /// A short label for a metrics dimension: the status code (`"200"`, `"503"`) or the error's case
     /// (`"timedOut"`, `"transport(-1005)"` with the `URLError` code). Few distinct values, and never

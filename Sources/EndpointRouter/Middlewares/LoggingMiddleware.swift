@@ -89,7 +89,26 @@ public struct LoggingMiddleware: HTTPMiddleware {
             metadata["status"] = String(response.statusCode)
             metadata["duration_ms"] = milliseconds
             metadata["bytes"] = String(bytes)
-            sink.write(level, "← \(label) \(response.statusCode) in \(milliseconds) ms, \(bytes) bytes", metadata)
+            guard context.isStreaming else {
+                sink.write(level, "← \(label) \(response.statusCode) in \(milliseconds) ms, \(bytes) bytes", metadata)
+                return response
+            }
+            // A stream: the head line now, the counts when the body has ended.
+            sink.write(level, "← \(label) \(response.statusCode) in \(milliseconds) ms, streaming", metadata)
+            let (sink, level, failureLevel, headMetadata) = (self.sink, self.level, self.failureLevel, metadata)
+            context.onStreamEnd { summary in
+                var metadata = headMetadata
+                metadata["bytes"] = String(summary.bytes)
+                metadata["elements"] = String(summary.elements)
+                metadata["duration_ms"] = Self.milliseconds(summary.duration)
+                let counts = "\(summary.bytes) bytes, \(summary.elements) elements in \(Self.milliseconds(summary.duration)) ms"
+                if let error = summary.error {
+                    metadata["error"] = error.caseName
+                    sink.write(failureLevel, "⇠ \(label) stream ended: \(error.caseName) after \(counts)", metadata)
+                } else {
+                    sink.write(level, "⇠ \(label) stream ended after \(counts)", metadata)
+                }
+            }
             return response
         } catch {
             let milliseconds = Self.milliseconds(ContinuousClock.now - start)

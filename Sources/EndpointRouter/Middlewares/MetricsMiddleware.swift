@@ -38,11 +38,24 @@ public struct MetricsMiddleware: HTTPMiddleware {
         var error = outcome.failure
         if error == .cancelled, ended >= context.deadline { error = .timedOut }
         let tally = counter.tally
-        report(
-            CallMetrics(
-                endpointName: context.endpointName, method: request.method, start: start, duration: ended - began,
-                statusCode: try? outcome.get().statusCode, error: error, attempts: tally.attempts,
-                bytesSent: tally.bytesSent, bytesReceived: tally.bytesReceived))
+        let metrics = CallMetrics(
+            endpointName: context.endpointName, method: request.method, start: start, duration: ended - began,
+            statusCode: try? outcome.get().statusCode, error: error, attempts: tally.attempts,
+            bytesSent: tally.bytesSent, bytesReceived: tally.bytesReceived)
+        guard context.isStreaming, case .success = outcome else {
+            report(metrics)
+            return try outcome.get()
+        }
+        // A stream is reported once, when its body has ended, with its element count.
+        let report = self.report
+        context.onStreamEnd { summary in
+            var metrics = metrics
+            metrics.duration = ContinuousClock.now - began
+            metrics.bytesReceived += summary.bytes
+            metrics.elements = summary.elements
+            metrics.error = summary.error
+            report(metrics)
+        }
         return try outcome.get()
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// One call of an endpoint, taken from it up front so that sending needs no access to the endpoint
 /// value (which need not be `Sendable`): the built request and every policy that applies to it.
 struct Call: Sendable {
-    let request: HTTPRequest
+    var request: HTTPRequest
     let endpointName: RequestContext.Name
     let options: EndpointOptions
     let middlewares: [any HTTPMiddleware]
@@ -42,8 +42,12 @@ struct Call: Sendable {
 
     /// Runs the pipeline under the call's deadline: middlewares, request checks, redirects, one
     /// exchange per hop into sinks of `scope`. Returns at the deadline or on cancellation at once.
-    func send(into scope: CallScope, uploadProgress: ProgressReporter?) async -> Result<HTTPResponse, HTTPClientError> {
-        let deadline = Deadline.instant(after: timeout)
+    func send(
+        into scope: CallScope, uploadProgress: ProgressReporter?, stream: StreamObserver? = nil,
+        streamDeadline: ContinuousClock.Instant? = nil
+    ) async -> Result<HTTPResponse, HTTPClientError> {
+        var deadline = Deadline.instant(after: timeout)
+        if let streamDeadline { deadline = min(deadline, streamDeadline) }
         var options = options
         // The endpoint's sensitive names join the credential headers before any middleware runs, so
         // the cache and the de-duplication partition by them as the redirect follower strips them.
@@ -52,9 +56,10 @@ struct Call: Sendable {
         }
         let context = RequestContext(
             name: endpointName, attempt: 1, deadline: deadline, options: options,
-            uploadProgress: uploadProgress)
+            uploadProgress: uploadProgress, streamObserver: stream)
         let redirectPolicy = self.redirectPolicy
         let transport = self.transport
+        let acceptableStatusCodes = self.acceptableStatusCodes
         let terminal: HTTPMiddleware.Next = { request, context throws(HTTPClientError) in
             try RequestChecks.check(request)
             var policy = redirectPolicy
@@ -63,6 +68,11 @@ struct Call: Sendable {
             return try await ExchangeCounter.counting(request, context) { () throws(HTTPClientError) in
                 try await follower.follow(request) { hop throws(HTTPClientError) in
                     let sink = try scope.makeSink()
+                    if case .stream(let stream) = sink {
+                        return try await stream.exchange(
+                            hop, on: transport, context: context, until: streamDeadline,
+                            acceptable: acceptableStatusCodes, scope: scope)
+                    }
                     let head = try await transport.send(hop, context: context, sink: sink.sink)
                     return try sink.finish(head)
                 }

@@ -11,17 +11,21 @@ final class CallScope: StripeLocked, @unchecked Sendable {
         case memory(limit: Int?)
         /// Into a temporary file in `directory` when the status is acceptable.
         case file(directory: URL, isAcceptable: @Sendable (Int) -> Bool, progress: ProgressReporter?)
+        /// To the caller as it arrives, through a buffer of `capacity` bytes (a streaming call).
+        case stream(capacity: Int)
     }
 
     /// One exchange's sink.
     enum Sink: Sendable {
         case memory(MemoryBodySink)
         case file(FileBodySink)
+        case stream(StreamBodySink)
 
         var sink: any ResponseBodySink {
             switch self {
             case .memory(let sink): sink
             case .file(let sink): sink
+            case .stream(let sink): sink
             }
         }
 
@@ -30,6 +34,7 @@ final class CallScope: StripeLocked, @unchecked Sendable {
             switch self {
             case .memory(let sink): HTTPResponse(head: head, body: try sink.finish())
             case .file(let sink): try sink.finish(head)
+            case .stream: HTTPResponse(head: head)
             }
         }
 
@@ -37,6 +42,7 @@ final class CallScope: StripeLocked, @unchecked Sendable {
             switch self {
             case .memory(let sink): sink.close()
             case .file(let sink): sink.close(keeping: kept)
+            case .stream(let sink): sink.close(.cancelled)
             }
         }
     }
@@ -44,6 +50,9 @@ final class CallScope: StripeLocked, @unchecked Sendable {
     struct State {
         var sinks: [Sink] = []
         var closed = false
+        /// The stream whose head was accepted last: the one handed to the caller if the call
+        /// succeeds (a middleware may have sent again after it, and then the later one wins).
+        var deliverable: StreamBodySink?
     }
 
     let destination: Destination
@@ -63,6 +72,7 @@ final class CallScope: StripeLocked, @unchecked Sendable {
             case .memory(let limit): .memory(MemoryBodySink(limit: limit))
             case .file(let directory, let isAcceptable, let progress):
                 .file(FileBodySink(directory: directory, isAcceptable: isAcceptable, progress: progress))
+            case .stream(let capacity): .stream(StreamBodySink(capacity: capacity))
             }
         try withLock { state throws(HTTPClientError) in
             if state.closed { throw .cancelled }
@@ -71,13 +81,31 @@ final class CallScope: StripeLocked, @unchecked Sendable {
         return sink
     }
 
-    /// Ends the call: closes every sink, deleting every temporary file but `kept`.
-    func close(keeping kept: URL? = nil) {
-        let sinks = withLock { state -> [Sink] in
-            state.closed = true
-            defer { state.sinks = [] }
-            return state.sinks
+    /// Marks `stream` as the one to hand to the caller; the stream marked before it is closed.
+    func offer(_ stream: StreamBodySink) {
+        let replaced = withLock { state -> StreamBodySink? in
+            defer { state.deliverable = stream }
+            return state.deliverable
         }
-        for sink in sinks { sink.close(keeping: kept) }
+        replaced?.close(.cancelled)
+    }
+
+    /// Ends the call: closes every sink, deleting every temporary file but `kept`, and every stream
+    /// but the one offered last, which is returned (the caller now owns it).
+    @discardableResult
+    func close(keeping kept: URL? = nil) -> StreamBodySink? {
+        let (sinks, delivered) = withLock { state -> ([Sink], StreamBodySink?) in
+            state.closed = true
+            defer {
+                state.sinks = []
+                state.deliverable = nil
+            }
+            return (state.sinks, state.deliverable)
+        }
+        for sink in sinks {
+            if case .stream(let stream) = sink, stream === delivered { continue }
+            sink.close(keeping: kept)
+        }
+        return delivered
     }
 }

@@ -1,0 +1,201 @@
+import Foundation
+
+/// The body of a streaming call as an `AsyncSequence` of elements — pieces of `Data`, lines, JSON
+/// values or ``ServerSentEvent``s — that throws ``HTTPClientError``.
+///
+/// ```swift
+/// for try await event in ChatAPI.completions(prompt).events() {
+///     print(event.event ?? "message", event.data)
+/// }
+/// ```
+///
+/// Nothing is sent until the loop asks for the first element; each loop (each
+/// `makeAsyncIterator()`) sends the request anew. The request goes through the endpoint's
+/// middlewares, request checks and redirects, and its status is validated, before the first
+/// element: a status outside ``HTTPClient/acceptableStatusCodes`` throws `.unacceptableStatusCode`
+/// with the head and the first 64 KiB of the body. Then the body is read at most
+/// ``StreamLimits/bufferSize`` ahead of the loop. Leaving the loop, or cancelling its task, closes
+/// the connection.
+public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
+    /// The only error a stream throws.
+    public typealias Failure = HTTPClientError
+
+    let call: Result<Call, HTTPClientError>
+    let limits: StreamLimits
+    let reconnect: ReconnectPolicy
+    let framing: @Sendable () -> any StreamFraming<Element>
+
+    /// Starts reading: the request is sent when the first element is asked for.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(reader: StreamReader(call: call, limits: limits, reconnect: reconnect, framing: framing()))
+    }
+
+    /// Reads the elements in order; see ``ResponseStream``.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let reader: StreamReader<Element>
+
+        /// The next element; `nil` when the body ended (or, reconnecting, when the server said to stop).
+        public mutating func next() async throws(HTTPClientError) -> Element? {
+            try await reader.next()
+        }
+
+        /// The next element, read on `actor`.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPClientError) -> Element? {
+            try await reader.next()
+        }
+    }
+}
+
+/// The state of one loop over a ``ResponseStream``: the connection, its framing and the elements
+/// framed but not yet handed out. Its end (the loop dropping its iterator) closes the connection.
+final class StreamReader<Element: Sendable> {
+    private var call: Call?
+    private var failure: HTTPClientError?
+    private let limits: StreamLimits
+    private let reconnect: ReconnectPolicy
+    private var framing: any StreamFraming<Element>
+    private var pending: [Element] = []
+    private var nextPending = 0
+    private var connection: (stream: StreamBodySink, observer: StreamObserver)?
+    private var elements = 0
+    private var finished = false
+    /// Reconnections made since the last connection with a 2xx head; `nil` before the first connection.
+    private var reconnections: Int?
+    private var lastError: HTTPClientError?
+    private var deadline: ContinuousClock.Instant?
+
+    init(call: Result<Call, HTTPClientError>, limits: StreamLimits, reconnect: ReconnectPolicy, framing: any StreamFraming<Element>) {
+        switch call {
+        case .success(let call): self.call = call
+        case .failure(let error): failure = error
+        }
+        self.limits = limits
+        self.reconnect = reconnect
+        self.framing = framing
+    }
+
+    deinit {
+        if let connection {
+            connection.stream.close(.cancelled)
+            connection.observer.end(bytes: connection.stream.totalBytes, elements: elements, error: .cancelled)
+        }
+    }
+
+    nonisolated(nonsending) func next() async throws(HTTPClientError) -> Element? {
+        while true {
+            if nextPending < pending.count {
+                let element = pending[nextPending]
+                nextPending += 1
+                return element
+            }
+            pending.removeAll(keepingCapacity: true)
+            nextPending = 0
+            if finished { return nil }
+            if let failure {
+                finished = true
+                throw failure
+            }
+            guard let (stream, _) = connection else {
+                try await connect()
+                continue
+            }
+            do throws(HTTPClientError) {
+                if let piece = try await stream.next() {
+                    let before = pending.count
+                    try framing.frame(piece, into: &pending)
+                    elements += pending.count - before
+                } else {
+                    let before = pending.count
+                    try framing.finish(into: &pending)
+                    elements += pending.count - before
+                    endConnection(error: nil)
+                    if !mayReconnect(after: nil) { finished = true }
+                }
+            } catch {
+                endConnection(error: error)
+                // Elements completed before the failure (the lines before a bad JSON line) are
+                // still handed out; the error comes after them.
+                if mayReconnect(after: error) {
+                    lastError = error
+                } else {
+                    failure = error
+                }
+            }
+        }
+    }
+
+    /// Sends the request (again, after waiting, for a reconnection) and takes its stream.
+    private nonisolated(nonsending) func connect() async throws(HTTPClientError) {
+        guard var call else { return }
+        if let attempt = reconnections {
+            guard attempt < reconnect.maxAttempts else {
+                finished = true
+                if let lastError { throw lastError }
+                return
+            }
+            reconnections = attempt + 1
+            let delay = reconnect.delay(attempt: attempt + 1, requested: framing.requestedRetryDelay)
+            do {
+                try await Task.sleep(for: delay)
+            } catch {
+                finished = true
+                throw .cancelled
+            }
+            for (name, value) in framing.resumeHeaders { call.request.headers[name] = value }
+        } else {
+            reconnections = 0
+            deadline = limits.totalTimeout.map { Deadline.instant(after: $0) }
+        }
+        let observer = StreamObserver()
+        switch await call.openStream(limits: limits, deadline: deadline, observer: observer) {
+        case .success(let stream):
+            reconnections = 0
+            elements = 0
+            let head = stream.receivedHead ?? HTTPResponseHead(statusCode: 200)
+            if head.statusCode == 204, reconnect.maxAttempts > 0 {
+                // The spec's way for a server to stop an event source's reconnections.
+                stream.close(.cancelled)
+                observer.end(bytes: 0, elements: 0, error: nil)
+                finished = true
+                return
+            }
+            framing.startConnection(
+                EndpointResponse(
+                    value: Data(), statusCode: head.statusCode, headers: head.headers, data: Data(), request: call.request,
+                    url: head.url ?? call.request.url))
+            connection = (stream, observer)
+        case .failure(let error):
+            // A reconnection that fails the way a lost connection does is tried again (up to the
+            // policy's attempts); anything else, and any failure of the first connection, ends it.
+            if let attempts = reconnections, attempts > 0, mayReconnect(after: error) {
+                lastError = error
+                return
+            }
+            finished = true
+            throw error
+        }
+    }
+
+    private func endConnection(error: HTTPClientError?) {
+        guard let (stream, observer) = connection else { return }
+        connection = nil
+        stream.close(error ?? .cancelled)
+        observer.end(bytes: stream.totalBytes, elements: elements, error: error)
+    }
+
+    /// Whether the stream goes on with a new connection after its body ended with `error`.
+    private func mayReconnect(after error: HTTPClientError?) -> Bool {
+        guard reconnect.maxAttempts > 0 else { return false }
+        if let deadline, ContinuousClock.now >= deadline { return false }
+        guard let error else { return true }
+        return error.isConnectionLoss || error == .timedOut
+    }
+}
+
+extension HTTPClientError {
+    /// A failure a reconnection may cure: the connection could not be made or was lost.
+    var isConnectionLoss: Bool {
+        if case .transport = self { return true }
+        return false
+    }
+}

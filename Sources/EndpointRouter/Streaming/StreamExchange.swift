@@ -1,0 +1,71 @@
+import Foundation
+
+extension StreamBodySink {
+    /// Bytes of a non-acceptable response's body kept for the error's preview: enough for any API's
+    /// error document, while an endless error body costs no more.
+    static let previewLimit = 64 * 1024
+
+    /// One streaming exchange, as the library's last step before the transport runs it: starts the
+    /// transport in a task of its own and returns as soon as the head is in. An acceptable status is
+    /// returned with an empty body and offered to `scope` as the stream to deliver; any other (an
+    /// error, a redirect) is read up to ``previewLimit`` bytes and closed, so retries, refreshes and
+    /// redirects above see an ordinary response.
+    func exchange(
+        _ request: HTTPRequest, on transport: any HTTPTransport, context: RequestContext, until streamDeadline: ContinuousClock.Instant?,
+        acceptable: any StatusCodeSet, scope: CallScope
+    ) async throws(HTTPClientError) -> HTTPResponse {
+        // The transport's own backstops follow the stream's lifetime, not the head's deadline.
+        var transportContext = context
+        transportContext.deadline = streamDeadline ?? Deadline.instant(after: Deadline.maximumSeconds)
+        start(request, on: transport, context: transportContext)
+        let head = try await head()
+        guard acceptable.contains(head.statusCode) else {
+            return HTTPResponse(head: head, body: await collect(upTo: Self.previewLimit))
+        }
+        scope.offer(self)
+        return HTTPResponse(head: head)
+    }
+
+    /// A stream that already ended with `body`: what a middleware answered without the network.
+    static func finished(with response: HTTPResponse) -> StreamBodySink {
+        let stream = StreamBodySink(capacity: max(1, response.body.count))
+        try? stream.receive(response.head)
+        response.body.withUnsafeBytes { bytes in try? stream.write(bytes) }
+        stream.exchangeEnded(.success(response.head))
+        return stream
+    }
+}
+
+extension Call {
+    /// The head phase of a streaming call: every middleware, request check, redirect and retry up to
+    /// an acceptable head, within the endpoint's `timeout` (and the stream's total one). Returns the
+    /// stream to read the body from, already watched for idleness and its total deadline.
+    func openStream(limits: StreamLimits, deadline streamDeadline: ContinuousClock.Instant?, observer: StreamObserver) async
+        -> Result<StreamBodySink, HTTPClientError>
+    {
+        if Task.isCancelled { return .failure(.cancelled) }
+        let scope = CallScope(.stream(capacity: limits.bufferSize))
+        let received = await send(into: scope, uploadProgress: nil, stream: observer, streamDeadline: streamDeadline)
+        let offered = scope.close()
+        let outcome: Result<StreamBodySink, HTTPClientError> =
+            if Task.isCancelled {
+                .failure(.cancelled)
+            } else {
+                received.flatMap { response in
+                    ResponseDecoding.decode(
+                        Data.self, from: response, request: request, acceptableStatusCodes: acceptableStatusCodes, decoder: decoder
+                    )
+                    .map { _ in offered ?? StreamBodySink.finished(with: response) }
+                }
+            }
+        switch outcome {
+        case .success(let stream):
+            let idle = limits.idleTimeout.map { Duration.nanoseconds(Int64(min($0, Deadline.maximumSeconds) * 1e9)) }
+            stream.watch(idle: idle, deadline: streamDeadline)
+        case .failure(let error):
+            offered?.close(.cancelled)
+            observer.end(bytes: 0, elements: 0, error: error)
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The limits of a streaming call (``HTTPClient/events(limits:reconnect:headers:middlewares:)``,
+/// ``HTTPClient/lines(limits:headers:middlewares:)``, …), which replace the whole-body size limit and
+/// total deadline of `request(type:)`: a stream may never end, so what is bounded is one element,
+/// the bytes read ahead of the consumer, and the silence between bytes.
+///
+/// ```swift
+/// enum ChatAPI: HTTPClient {
+///     …
+///     var streamLimits: StreamLimits { StreamLimits(maxElementSize: 4 * 1024 * 1024, idleTimeout: 120) }
+/// }
+/// for try await event in ChatAPI.completions(prompt).events(limits: StreamLimits(totalTimeout: 600)) { … }
+/// ```
+///
+/// The endpoint's ``HTTPClient/timeout`` still bounds getting the response head, middlewares and
+/// retries included.
+public struct StreamLimits: Sendable, Hashable {
+    /// Bytes the transport reads ahead of the consumer at most: 1 MiB unless set. A transport that
+    /// cannot pause its reading (URLSession) fails the stream with `.responseTooLarge` when the
+    /// consumer falls this far behind, rather than hold more.
+    public var bufferSize: Int
+    /// The largest element in bytes — one line, one JSON line, one event — 1 MiB unless set; a
+    /// larger one ends the stream with `.responseTooLarge` and closes the connection. `nil` for
+    /// no limit. (`bytes()` hands pieces as they arrive, so it has no element to limit.)
+    public var maxElementSize: Int?
+    /// Seconds without a byte from the server after which the stream ends with `.timedOut`: 60
+    /// unless set, `nil` for never. Time the transport spends waiting for a slow consumer does
+    /// not count.
+    public var idleTimeout: TimeInterval?
+    /// Seconds the whole stream may last, head included, after which it ends with `.timedOut`;
+    /// `nil` (the default) for no limit.
+    public var totalTimeout: TimeInterval?
+
+    /// Creates limits; each left out keeps its default.
+    public init(
+        bufferSize: Int = 1_048_576, maxElementSize: Int? = 1_048_576, idleTimeout: TimeInterval? = 60, totalTimeout: TimeInterval? = nil
+    ) {
+        self.bufferSize = bufferSize
+        self.maxElementSize = maxElementSize
+        self.idleTimeout = idleTimeout
+        self.totalTimeout = totalTimeout
+    }
+}

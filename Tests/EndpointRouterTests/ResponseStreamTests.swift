@@ -1,0 +1,328 @@
+import Foundation
+import Testing
+
+@testable import EndpointRouter
+
+/// A transport that plays a script of pieces into the sink, the way a pulling transport does: it
+/// waits for demand before each piece (unless told not to), counts what it produced, and notes
+/// whether its exchange ended by cancellation.
+final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
+    enum Step: Sendable {
+        case piece(String)
+        case pause(Duration)
+        case fail(HTTPClientError)
+    }
+
+    let status: Int
+    let headers: HTTPHeaders
+    let steps: @Sendable (HTTPRequest, Int) -> [Step]
+    /// After the script: keep producing `endlessPiece` for ever.
+    let endlessPiece: String?
+    let waitsForDemand: Bool
+    private let counters = Locked((exchanges: 0, produced: 0, cancelled: 0, requests: [HTTPRequest]()))
+
+    init(
+        status: Int = 200, headers: [String: String] = ["Content-Type": "text/event-stream"], endlessPiece: String? = nil,
+        waitsForDemand: Bool = true, steps: @escaping @Sendable (HTTPRequest, Int) -> [Step]
+    ) {
+        self.status = status
+        self.headers = HTTPHeaders(headers)
+        self.endlessPiece = endlessPiece
+        self.waitsForDemand = waitsForDemand
+        self.steps = steps
+    }
+
+    var produced: Int { counters.withLock { $0.produced } }
+    var cancelled: Int { counters.withLock { $0.cancelled } }
+    var requests: [HTTPRequest] { counters.withLock { $0.requests } }
+
+    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead
+    {
+        let number = counters.withLock {
+            $0.exchanges += 1
+            $0.requests.append(request)
+            return $0.exchanges
+        }
+        do throws(HTTPClientError) {
+            let head = HTTPResponseHead(statusCode: status, headers: headers, url: request.url)
+            let script = steps(request, number)
+            // A script that starts with a failure fails the exchange before its head: a connection that
+            // could not be made.
+            if case .fail(let error) = script.first { throw error }
+            try sink.receive(head)
+            for step in script {
+                switch step {
+                case .piece(let text): try await deliver(text, into: sink)
+                case .pause(let duration):
+                    do { try await Task.sleep(for: duration) } catch { throw HTTPClientError.cancelled }
+                case .fail(let error): throw error
+                }
+            }
+            while let endlessPiece {
+                try await deliver(endlessPiece, into: sink)
+                await Task.yield()
+            }
+            return head
+        } catch {
+            if error == .cancelled || Task.isCancelled { counters.withLock { $0.cancelled += 1 } }
+            throw error
+        }
+    }
+
+    private func deliver(_ text: String, into sink: any ResponseBodySink) async throws(HTTPClientError) {
+        if waitsForDemand { try await sink.waitForDemand() }
+        if Task.isCancelled { throw .cancelled }
+        counters.withLock { $0.produced += text.utf8.count }
+        try sink.write(Data(text.utf8))
+    }
+}
+
+@Suite("Streaming responses: events, lines, JSON lines and bytes", .timeLimit(.minutes(1)))
+struct ResponseStreamTests {
+    static func endpoint(_ transport: any HTTPTransport, middlewares: [any HTTPMiddleware] = [], timeout: TimeInterval? = 5) -> TestEndpoint
+    {
+        TestEndpoint(
+            host: "https://stream.example.com", endpoint: "events", timeout: timeout, transport: transport, middlewares: middlewares)
+    }
+
+    @Test func eventsArriveParsedInOrderWithTheSSERequestHeaders() async throws {
+        let transport = ScriptedStreamTransport { _, _ in
+            [
+                .piece("event: greeting\ndata: hel"), .piece("lo\ndata: world\nid: 1\n\n: comment\n\ndata: second\n\n"),
+                .piece("data: dropped"),
+            ]
+        }
+        var events: [ServerSentEvent] = []
+        for try await event in Self.endpoint(transport).events() { events.append(event) }
+        #expect(
+            events == [
+                ServerSentEvent(event: "greeting", data: "hello\nworld", id: "1"), ServerSentEvent(data: "second", id: "1"),
+            ])
+        let sent = try #require(transport.requests.first)
+        #expect(sent.headers["Accept"] == "text/event-stream")
+        #expect(sent.headers["Cache-Control"] == "no-cache")
+    }
+
+    @Test func anUnacceptableStatusThrowsBeforeTheFirstElementWithABoundedPreview() async throws {
+        let transport = ScriptedStreamTransport(status: 503, endlessPiece: String(repeating: "e", count: 4096)) { _, _ in
+            [.piece("{\"error\":\"busy\"}")]
+        }
+        var received = 0
+        do {
+            for try await _ in Self.endpoint(transport).lines() { received += 1 }
+            Issue.record("expected a failure")
+        } catch {
+            guard case .unacceptableStatusCode(let response) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(response.statusCode == 503)
+            #expect(response.data.starts(with: Data("{\"error\":\"busy\"}".utf8)))
+            #expect(response.data.count == StreamBodySink.previewLimit)
+        }
+        #expect(received == 0)
+        // The endless error body was closed after the preview: the transport saw its cancellation.
+        try await waitUntil { transport.cancelled == 1 }
+    }
+
+    @Test func linesAndJSONLinesSplitOnLFAndCRLF() async throws {
+        let transport = ScriptedStreamTransport(headers: [:]) { _, _ in
+            [.piece("{\"id\":1}\r\n\n{\"id\""), .piece(":2}\r"), .piece("\n{\"id\":3}")]
+        }
+        var lines: [String] = []
+        for try await line in Self.endpoint(transport).lines() { lines.append(line) }
+        #expect(lines == ["{\"id\":1}", "", "{\"id\":2}", "{\"id\":3}"])
+
+        struct Row: Decodable, Equatable, Sendable { let id: Int }
+        var rows: [Row] = []
+        for try await row in Self.endpoint(transport).jsonLines(of: Row.self) { rows.append(row) }
+        #expect(rows == [Row(id: 1), Row(id: 2), Row(id: 3)])
+    }
+
+    @Test func aJSONLineThatDoesNotDecodeNamesItsNumberNeverItsContent() async throws {
+        let transport = ScriptedStreamTransport(headers: [:]) { _, _ in
+            [.piece("{\"id\":1}\n\n{\"id\":\"secret-token-value\"}\n{\"id\":4}\n")]
+        }
+        struct Row: Decodable, Sendable { let id: Int }
+        var rows = 0
+        do {
+            for try await _ in Self.endpoint(transport).jsonLines(of: Row.self) { rows += 1 }
+            Issue.record("expected a decoding failure")
+        } catch {
+            guard case .decodingFailed(_, let reason) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(reason.contains("line 3"))
+            #expect(!reason.contains("secret-token-value"))
+            #expect(!error.localizedDescription.contains("secret-token-value"))
+        }
+        #expect(rows == 1)
+    }
+
+    @Test func aSlowConsumerHoldsAPullingTransportToTheBuffer() async throws {
+        let transport = ScriptedStreamTransport(endlessPiece: String(repeating: "x", count: 16 * 1024)) { _, _ in [] }
+        let limits = StreamLimits(bufferSize: 256 * 1024)
+        var taken = 0
+        for try await piece in Self.endpoint(transport).bytes(limits: limits) {
+            taken += piece.count
+            try await Task.sleep(for: .milliseconds(2))
+            if taken >= 2 * 1024 * 1024 { break }
+        }
+        // Produced at most what was taken plus the buffer and one piece in hand.
+        #expect(transport.produced <= taken + 256 * 1024 + 2 * 16 * 1024)
+        try await waitUntil { transport.cancelled == 1 }
+    }
+
+    @Test func aPushingTransportThatOutrunsTheConsumerFailsInsteadOfGrowing() async throws {
+        let transport = ScriptedStreamTransport(endlessPiece: String(repeating: "x", count: 16 * 1024), waitsForDemand: false) { _, _ in []
+        }
+        let limits = StreamLimits(bufferSize: 128 * 1024)
+        var taken = 0
+        do {
+            for try await piece in Self.endpoint(transport).bytes(limits: limits) {
+                taken += piece.count
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            Issue.record("expected .responseTooLarge")
+        } catch let error as HTTPClientError {
+            #expect(error == .responseTooLarge(limit: 128 * 1024))
+        }
+        #expect(transport.produced <= taken + 128 * 1024 + 16 * 1024 * 2)
+    }
+
+    @Test func leavingTheLoopEarlyCancelsTheExchange() async throws {
+        let transport = ScriptedStreamTransport(endlessPiece: "data: tick\n\n") { _, _ in [] }
+        var count = 0
+        for try await _ in Self.endpoint(transport).events() {
+            count += 1
+            if count == 3 { break }
+        }
+        #expect(count == 3)
+        try await waitUntil { transport.cancelled == 1 }
+    }
+
+    @Test func cancellingTheConsumingTaskThrowsCancelledAndClosesTheExchange() async throws {
+        let transport = ScriptedStreamTransport { _, _ in [.piece("data: one\n\n"), .pause(.seconds(30))] }
+        let endpoint = Self.endpoint(transport)
+        let consumer = Task { () -> HTTPClientError? in
+            do {
+                for try await _ in endpoint.events() {}
+                return nil
+            } catch let error as HTTPClientError {
+                return error
+            } catch {
+                return nil
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        let cancelledAt = ContinuousClock.now
+        consumer.cancel()
+        #expect(await consumer.value == .cancelled)
+        #expect(ContinuousClock.now - cancelledAt < .milliseconds(500))
+        try await waitUntil { transport.cancelled == 1 }
+    }
+
+    @Test func anIdleStreamTimesOutButASlowConsumerDoesNotCountAsIdle() async throws {
+        let idle = ScriptedStreamTransport { _, _ in [.piece("data: one\n\n"), .pause(.seconds(30))] }
+        let start = ContinuousClock.now
+        var events = 0
+        do {
+            for try await _ in Self.endpoint(idle).events(limits: StreamLimits(idleTimeout: 0.3)) { events += 1 }
+            Issue.record("expected .timedOut")
+        } catch {
+            #expect(error == .timedOut)
+        }
+        #expect(events == 1)
+        #expect(ContinuousClock.now - start < .seconds(3))
+
+        // The consumer sleeps longer than the idle timeout while the transport waits for demand.
+        let busy = ScriptedStreamTransport { _, _ in (0..<40).map { _ in .piece("data: \(String(repeating: "y", count: 200))\n\n") } }
+        var slow = 0
+        for try await _ in Self.endpoint(busy).events(limits: StreamLimits(bufferSize: 1024, idleTimeout: 0.2)) {
+            slow += 1
+            if slow % 10 == 0 { try await Task.sleep(for: .milliseconds(400)) }
+        }
+        #expect(slow == 40)
+    }
+
+    @Test func anOversizedEventEndsTheStreamWithResponseTooLarge() async throws {
+        let transport = ScriptedStreamTransport(endlessPiece: "data: " + String(repeating: "z", count: 8 * 1024) + "\n") { _, _ in
+            [.piece("data: small\n\n")]
+        }
+        var events = 0
+        do {
+            for try await _ in Self.endpoint(transport).events(limits: StreamLimits(maxElementSize: 64 * 1024)) { events += 1 }
+            Issue.record("expected .responseTooLarge")
+        } catch {
+            #expect(error == .responseTooLarge(limit: 64 * 1024))
+        }
+        #expect(events == 1)
+        try await waitUntil { transport.cancelled == 1 }
+    }
+
+    @Test func middlewaresSeeTheHeadAndMetricsReportOnceWhenTheStreamEnds() async throws {
+        let transport = ScriptedStreamTransport { _, _ in (1...5).map { .piece("id: \($0)\ndata: \($0)\n\n") } }
+        let reports = Locked<[CallMetrics]>([])
+        let metrics = MetricsMiddleware { metrics in reports.withLock { $0.append(metrics) } }
+        var events = 0
+        for try await _ in Self.endpoint(transport, middlewares: [metrics]).events() { events += 1 }
+        #expect(events == 5)
+        let reported = reports.withLock { $0 }
+        #expect(reported.count == 1)
+        #expect(reported.first?.elements == 5)
+        #expect(reported.first?.statusCode == 200)
+        #expect(reported.first?.error == nil)
+        #expect(reported.first?.bytesReceived == Int64((1...5).map { "id: \($0)\ndata: \($0)\n\n".utf8.count }.reduce(0, +)))
+    }
+
+    @Test func aRetryHappensOnTheHeadBeforeAnyElement() async throws {
+        let transport = ScriptedStreamTransport { _, number in
+            number == 1 ? [.fail(.transport(URLError(.networkConnectionLost)))] : [.piece("data: after retry\n\n")]
+        }
+        var events: [String] = []
+        for try await event in Self.endpoint(transport, middlewares: [RetryMiddleware()]).events() { events.append(event.data) }
+        #expect(events == ["after retry"])
+    }
+
+    @Test func reconnectionResumesWithLastEventIDAndStopsOn204() async throws {
+        let transport = ScriptedStreamTransport { request, number in
+            switch number {
+            case 1: [.piece("id: 1\ndata: one\n\nretry: 10\n\nid: 2\ndata: two\n\n"), .fail(.transport(URLError(.networkConnectionLost)))]
+            case 2: [.piece("id: 3\ndata: three\n\n")]
+            default: []
+            }
+        }
+        var events: [String] = []
+        for try await event in Self.endpoint(transport).events(reconnect: .automatic(maxAttempts: 3, maximumDelay: .milliseconds(50))) {
+            events.append(event.data)
+            if events.count == 3 { break }
+        }
+        #expect(events == ["one", "two", "three"])
+        #expect(transport.requests.count == 2)
+        #expect(transport.requests.last?.headers["Last-Event-ID"] == "2")
+    }
+
+    @Test func aStatusOf204StopsReconnection() async throws {
+        let transport = ScriptedStreamTransport(status: 204) { _, _ in [] }
+        var events = 0
+        for try await _ in Self.endpoint(transport).events(reconnect: .automatic(maxAttempts: 3, maximumDelay: .milliseconds(10))) {
+            events += 1
+        }
+        #expect(events == 0)
+        #expect(transport.requests.count == 1)
+    }
+
+    /// Polls `condition` for up to 5 s.
+    func waitUntil(_ condition: @Sendable () -> Bool) async throws {
+        let end = ContinuousClock.now + .seconds(5)
+        while !condition() {
+            guard ContinuousClock.now < end else {
+                Issue.record("condition not met within 5 s")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
