@@ -215,26 +215,9 @@ private struct SentRequest: Hashable {
 
 extension Call {
     /// The same call for the page at `url`: same method, headers, body and policies.
-    ///
-    /// Written out field by field because `Call`'s fields are constants; a field added to `Call`
-    /// without a default fails to compile here until it is copied too.
     func replacingURL(_ url: URL) -> Call {
-        var request = request
-        request.url = url
-        return Call(copying: self, request: request)
-    }
-
-    private init(copying call: Call, request: HTTPRequest) {
-        self.request = request
-        endpointName = call.endpointName
-        options = call.options
-        middlewares = call.middlewares
-        transport = call.transport
-        timeout = call.timeout
-        redirectPolicy = call.redirectPolicy
-        acceptableStatusCodes = call.acceptableStatusCodes
-        maxResponseSize = call.maxResponseSize
-        decoder = call.decoder
-        keyPath = call.keyPath
+        var call = self
+        call.request.url = url
+        return call
     }
 }
