@@ -246,12 +246,22 @@ public struct ServerSentEventParser: Sendable {
         init(_ line: UnsafeRawBufferPointer, length: Int) {
             let name = UnsafeRawBufferPointer(rebasing: line[..<length])
             switch length {
-            case 2 where name.elementsEqual("id".utf8): self = .id
-            case 4 where name.elementsEqual("data".utf8): self = .data
-            case 5 where name.elementsEqual("event".utf8): self = .event
-            case 5 where name.elementsEqual("retry".utf8): self = .retry
+            case 2 where Self.is(name, "id"): self = .id
+            case 4 where Self.is(name, "data"): self = .data
+            case 5 where Self.is(name, "event"): self = .event
+            case 5 where Self.is(name, "retry"): self = .retry
             default: self = .other
             }
+        }
+
+        /// Whether `name` is `expected`, compared byte by byte: the generic `elementsEqual` on a
+        /// `String.UTF8View` took a tenth of the parse time.
+        @inline(__always)
+        private static func `is`(_ name: UnsafeRawBufferPointer, _ expected: StaticString) -> Bool {
+            guard name.count == expected.utf8CodeUnitCount else { return false }
+            let bytes = expected.utf8Start
+            for index in 0..<name.count where name[index] != bytes[index] { return false }
+            return true
         }
     }
 }
