@@ -30,6 +30,21 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
         AsyncIterator(reader: StreamReader(call: call, limits: limits, reconnect: reconnect, framing: framing()))
     }
 
+    /// Reads the whole stream into an array, for a stream that ends (a finite NDJSON export, a test):
+    /// at most `maxElements`, after which the connection is closed.
+    ///
+    /// ```swift
+    /// let rows = try await ExportAPI.rows.jsonLines(of: Row.self).collect()
+    /// ```
+    nonisolated(nonsending) public func collect(upTo maxElements: Int = .max) async throws(HTTPClientError) -> [Element] {
+        var elements: [Element] = []
+        var iterator = makeAsyncIterator()
+        while elements.count < maxElements, let element = try await iterator.next() {
+            elements.append(element)
+        }
+        return elements
+    }
+
     /// Reads the elements in order; see ``ResponseStream``.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let reader: StreamReader<Element>

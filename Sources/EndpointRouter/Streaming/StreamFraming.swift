@@ -52,7 +52,7 @@ struct LineFraming: StreamFraming {
     }
 
     mutating func finish(into elements: inout [String]) throws(HTTPClientError) {
-        if let last = splitter.finish() { elements.append(String(decoding: last, as: UTF8.self)) }
+        if let last = try splitter.finish() { elements.append(String(decoding: last, as: UTF8.self)) }
     }
 }
 
@@ -92,7 +92,7 @@ struct JSONLineFraming<Value: Decodable & Sendable>: StreamFraming {
     }
 
     mutating func finish(into elements: inout [Value]) throws(HTTPClientError) {
-        guard let last = splitter.finish() else { return }
+        guard let last = try splitter.finish() else { return }
         lineNumber += 1
         let number = lineNumber
         let value = try last.withBytes { (line: UnsafeRawBufferPointer) throws(HTTPClientError) in try decode(line, number: number) }
