@@ -15,6 +15,8 @@ enum HTTPBin: HTTPClient {
     case png
     /// `count` pseudo-random bytes (the same ones for the same `seed`), sent with a `Content-Length`.
     case bytes(count: Int, seed: Int)
+    /// `count` JSON objects, one per line (newline-delimited JSON), each with its `id` from 0.
+    case stream(count: Int)
 
     var host: String { Settings.httpbin }
 
@@ -24,13 +26,14 @@ enum HTTPBin: HTTPClient {
         case .upload, .uploadFile: "post"
         case .png: "image/png"
         case .bytes(let count, _): "bytes/\(segment: count)"
+        case .stream(let count): "stream/\(segment: count)"
         }
     }
 
     var method: HTTPMethod {
         switch self {
         case .upload, .uploadFile: .post
-        case .headers, .png, .bytes: .get
+        case .headers, .png, .bytes, .stream: .get
         }
     }
 
@@ -51,11 +54,17 @@ enum HTTPBin: HTTPClient {
         switch self {
         case .upload(let form): .multipart(form)
         case .uploadFile(let file): .file(file, contentType: "application/octet-stream")
-        case .headers, .png, .bytes: nil
+        case .headers, .png, .bytes, .stream: nil
         }
     }
 
     var timeout: TimeInterval? { 15 }
+}
+
+/// One line of httpbin's `GET /stream/:count`: the request echoed, numbered.
+struct StreamedLine: Codable, Sendable {
+    var id: Int
+    var url: String
 }
 
 /// What httpbin's `POST /post` echoes of a body: a raw body in `data`, a multipart body's text

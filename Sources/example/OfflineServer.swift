@@ -68,6 +68,13 @@ enum OfflineServer {
             return .data(bytes, headers: ["Content-Type": "application/octet-stream", "Content-Length": String(bytes.count)])
         }
 
+        stub.on(.get, "/stream/:count") { request in
+            // Like httpbin: one JSON object per line, numbered from 0.
+            let count = min(100, Int(request.parameters["count"] ?? "") ?? 0)
+            let lines = (0..<count).map { #"{"id": \#($0), "url": "\#(request.url.absoluteString)"}"# + "\n" }
+            return .data(Data(lines.joined().utf8), headers: ["Content-Type": "application/json"])
+        }
+
         // Stack Exchange
         stub.on(.get, "/2.3/questions", query: ["site": "stackoverflow"], respond: .fixture("questions.json", in: fixtures))
         return stub

@@ -1,4 +1,5 @@
 import EndpointRouter
+import EndpointRouterTesting
 import Foundation
 
 // The scenarios, in the order users meet them in the tutorials this example answers. Each passes
@@ -11,7 +12,8 @@ import Foundation
 extension Scenario {
     static let all: [Scenario] = [
         list, getByID, queryParameters, headers, jsonBody, formBody, replaceCompleteDelete,
-        multipartUpload, fileUpload, imageAsData, downloadToFile, typedNotFound, wrappedList,
+        multipartUpload, fileUpload, imageAsData, downloadToFile, typedNotFound, wrappedList, jsonLines,
+        serverSentEvents,
     ]
 
     static let list = Scenario("A list: GET /todos") { wire in
@@ -199,5 +201,38 @@ extension Scenario {
         case .success: return .failed("no questions in items")
         case .failure(let error): return .failed(error.localizedDescription)
         }
+    }
+
+    static let jsonLines = Scenario("JSON lines as they arrive: httpbin's GET /stream/5, one object per line") { wire in
+        // Each line is decoded as it arrives; a slow or endless stream works the same way.
+        var ids: [Int] = []
+        do {
+            for try await line in HTTPBin.stream(count: 5).jsonLines(of: StreamedLine.self, middlewares: [wire]) {
+                ids.append(line.id)
+            }
+        } catch {
+            return .failed(error.localizedDescription)
+        }
+        return ids == [0, 1, 2, 3, 4] ? .passed("5 lines decoded in order: ids \(ids)") : .failed("expected ids 0...4, got \(ids)")
+    }
+
+    static let serverSentEvents = Scenario(
+        "Server-Sent Events: a chat completion streamed token by token (a local stub server in both modes)"
+    ) {
+        wire in
+        // No public test API streams events, so this one always answers from the chat stub.
+        var tokens: [String] = []
+        do {
+            try await withTransport(ChatStub.transport) {
+                for try await event in ChatStub.API.completions(prompt: "Say hello").events(middlewares: [wire]) {
+                    if event.event == "done" { break }
+                    tokens.append(event.data)
+                }
+            }
+        } catch {
+            return .failed(error.localizedDescription)
+        }
+        let text = tokens.joined()
+        return text == "Hello, world!" ? .passed("\(tokens.count) events → \"\(text)\"") : .failed("got \"\(text)\"")
     }
 }

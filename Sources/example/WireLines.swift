@@ -14,6 +14,11 @@ final class WireLines: @unchecked Sendable {
             let line: String
             if message.hasPrefix("→") {
                 line = message
+            } else if let elements = metadata["elements"] {
+                // The end of a stream: its line comes once the body has ended.
+                line = "⇠ stream ended: \(elements) elements, \(metadata["bytes"] ?? "?") bytes in \(metadata["duration_ms"] ?? "?") ms"
+            } else if message.hasSuffix("streaming"), let status = metadata["status"] {
+                line = "← \(status), streaming (head in \(metadata["duration_ms"] ?? "?") ms)"
             } else if let status = metadata["status"] {
                 line = "← \(status), \(metadata["bytes"] ?? "?") bytes in \(metadata["duration_ms"] ?? "?") ms"
             } else {

@@ -16,6 +16,10 @@ import Foundation
 ///   hold more than they should in memory.
 /// - No URLSession call is made on the caller's thread or the cooperative pool: cancelling returns
 ///   at once, even while a fast body holds URLSession's work queue.
+/// - It cannot pause a body (``ResponseBodySink/waitForDemand()`` is not called): URLSession pushes
+///   pieces through delegate callbacks, and on Linux `suspend()` followed by a `cancel()` can crash
+///   corelibs. A streaming call whose consumer falls a whole buffer behind therefore ends with
+///   `.responseTooLarge` instead of holding more memory (see the Streaming article).
 ///
 /// ```swift
 /// let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: 16))

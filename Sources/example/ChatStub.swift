@@ -1,0 +1,29 @@
+import EndpointRouter
+import EndpointRouterTesting
+import Foundation
+
+/// An LLM-style chat API that streams its completion as Server-Sent Events, answered by a stub with
+/// pauses between tokens as a real one would send them.
+enum ChatStub {
+    enum API: HTTPClient {
+        case completions(prompt: String)
+        var host: String { "https://chat.example.com" }
+        var endpoint: String { "v1/completions" }
+        var method: HTTPMethod { .post }
+        var parameters: [String: Any]? {
+            switch self {
+            case .completions(let prompt): ["prompt": prompt, "stream": true]
+            }
+        }
+    }
+
+    static let tokens = ["Hel", "lo", ",", " world", "!"]
+
+    /// Every token an event of its own, then a `done` event; a comment line keeps the connection warm,
+    /// as servers do.
+    static let transport = StubTransport().on(.post, "/v1/completions") { _ in
+        let events = tokens.enumerated().map { "id: \($0.offset + 1)\ndata: \($0.element)\n\n" }
+        let body = ": keep-alive\n\n" + events.joined() + "event: done\ndata: [DONE]\n\n"
+        return .text(body, headers: ["Content-Type": "text/event-stream"])
+    }
+}
