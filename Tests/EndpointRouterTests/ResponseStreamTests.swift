@@ -19,7 +19,7 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
     /// After the script: keep producing `endlessPiece` for ever.
     let endlessPiece: String?
     let waitsForDemand: Bool
-    private let counters = Locked((exchanges: 0, produced: 0, cancelled: 0, requests: [HTTPRequest]()))
+    private let counters = Locked((exchanges: 0, produced: 0, cancelled: 0, active: 0, requests: [HTTPRequest]()))
 
     init(
         status: Int = 200, headers: [String: String] = ["Content-Type": "text/event-stream"], endlessPiece: String? = nil,
@@ -35,11 +35,15 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
     var produced: Int { counters.withLock { $0.produced } }
     var cancelled: Int { counters.withLock { $0.cancelled } }
     var requests: [HTTPRequest] { counters.withLock { $0.requests } }
+    /// Exchanges still running: one left after every call ended is a stream nobody will ever read.
+    var active: Int { counters.withLock { $0.active } }
 
     func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
         -> HTTPResponseHead
     {
+        defer { counters.withLock { $0.active -= 1 } }
         let number = counters.withLock {
+            $0.active += 1
             $0.exchanges += 1
             $0.requests.append(request)
             return $0.exchanges
@@ -48,10 +52,14 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
             let head = HTTPResponseHead(statusCode: status, headers: headers, url: request.url)
             let script = steps(request, number)
             // A script that starts with a failure fails the exchange before its head: a connection that
-            // could not be made.
+            // could not be made. Pauses before the first piece delay the head: a slow server.
             if case .fail(let error) = script.first { throw error }
-            try sink.receive(head)
+            var headSent = false
             for step in script {
+                if !headSent, case .piece = step {
+                    try sink.receive(head)
+                    headSent = true
+                }
                 switch step {
                 case .piece(let text): try await deliver(text, into: sink)
                 case .pause(let duration):
@@ -59,6 +67,7 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
                 case .fail(let error): throw error
                 }
             }
+            if !headSent { try sink.receive(head) }
             while let endlessPiece {
                 try await deliver(endlessPiece, into: sink)
                 await Task.yield()
@@ -314,6 +323,45 @@ struct ResponseStreamTests {
         #expect(transport.requests.count == 1)
     }
 
+    @Test func aDeadlineRacingTheHeadNeverLeavesAStreamRunning() async throws {
+        // Heads arrive after 0–15 ms, deadlines fall after 1–15 ms: every instant of the head phase
+        // is cut somewhere, including just after an acceptable head was offered.
+        let transport = ScriptedStreamTransport(endlessPiece: "data: x\n\n") { _, number in
+            [.pause(.microseconds((number * 7919) % 15_000))]
+        }
+        var outcomes: [String: Int] = [:]
+        for index in 0..<300 {
+            let endpoint = TestEndpoint(
+                host: "https://stream.example.com", endpoint: "events", timeout: Double(1 + index % 15) / 1000, transport: transport)
+            var iterator = endpoint.events().makeAsyncIterator()
+            do {
+                _ = try await iterator.next()
+                outcomes["event", default: 0] += 1
+            } catch {
+                outcomes[error.caseName, default: 0] += 1
+            }
+        }
+        print("deadline racing the head, 300 calls: \(outcomes)")
+        #expect(outcomes.keys.allSatisfy { ["event", "timedOut"].contains($0) })
+        try await waitUntil { transport.active == 0 }
+    }
+
+    @Test func loggingInsideARetryLogsEachAttemptAndTheStreamEndOnce() async throws {
+        let transport = ScriptedStreamTransport { _, _ in [.piece("data: a\n\ndata: b\n\n")] }
+        let statusByAttempt = StatusByAttempt(inner: transport, statuses: [1: 503])
+        let lines = Locked<[String]>([])
+        let logging = LoggingMiddleware(sink: LogSink { _, message, _ in lines.withLock { $0.append(message) } })
+        let endpoint = Self.endpoint(statusByAttempt, middlewares: [RetryMiddleware(), logging])
+        var events = 0
+        for try await _ in endpoint.events() { events += 1 }
+        #expect(events == 2)
+        let logged = lines.withLock { $0 }
+        #expect(logged.filter { $0.hasPrefix("← ") && $0.contains(" 503 ") && $0.contains("bytes") }.count == 1)
+        #expect(logged.filter { $0.hasPrefix("← ") && $0.hasSuffix("streaming") }.count == 1)
+        #expect(logged.filter { $0.contains("stream ended") }.count == 1)
+        #expect(logged.contains { $0.contains("stream ended after") && $0.contains("2 elements") })
+    }
+
     /// Polls `condition` for up to 5 s.
     func waitUntil(_ condition: @Sendable () -> Bool) async throws {
         let end = ContinuousClock.now + .seconds(5)
@@ -324,5 +372,30 @@ struct ResponseStreamTests {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
+    }
+}
+
+/// Answers the given attempts with another status (and an empty body), the others as `inner` does.
+final class StatusByAttempt: HTTPTransport, Sendable {
+    let inner: ScriptedStreamTransport
+    let statuses: [Int: Int]
+    private let count = Locked(0)
+
+    init(inner: ScriptedStreamTransport, statuses: [Int: Int]) {
+        self.inner = inner
+        self.statuses = statuses
+    }
+
+    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead
+    {
+        let attempt = count.withLock {
+            $0 += 1
+            return $0
+        }
+        guard let status = statuses[attempt] else { return try await inner.send(request, context: context, sink: sink) }
+        let head = HTTPResponseHead(statusCode: status, headers: ["Retry-After": "0"], url: request.url)
+        try sink.receive(head)
+        return head
     }
 }

@@ -41,6 +41,11 @@ public struct HTTPResponse: Sendable, Hashable {
     /// For a download with an acceptable status: the temporary file holding the body. The library
     /// moves it to the destination, or deletes it, when the call ends.
     public var bodyFile: URL?
+    /// Whether the body is not in this value but streams to the caller once every middleware has
+    /// returned: the response of a streaming call (`events()`, `lines()`, …) whose status is
+    /// acceptable. Its end can be awaited with ``RequestContext/onStreamEnd(_:)``. A response a
+    /// middleware makes itself is whole, so this is `false` unless the library set it.
+    public internal(set) var isStreaming = false
 
     /// Creates a response.
     public init(head: HTTPResponseHead, body: Data = Data(), bodyFile: URL? = nil) {

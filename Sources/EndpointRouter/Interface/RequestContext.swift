@@ -52,13 +52,17 @@ public struct RequestContext: Sendable {
     /// ``DeduplicationMiddleware`` pass them through untouched.
     public var isStreaming: Bool { streamObserver != nil }
 
-    /// For a streaming call, runs `handler` once when the stream ends, with its byte and element
-    /// counts; for any other call, does nothing. ``LoggingMiddleware`` and ``MetricsMiddleware``
-    /// report the end of a stream this way.
+    /// For a streaming call, runs `handler` once when the stream delivered to the caller ends, with
+    /// its byte and element counts (or when the call fails before one was delivered); for any other
+    /// call, does nothing. ``LoggingMiddleware`` and ``MetricsMiddleware`` report the end of a
+    /// stream this way. Register it for a response whose ``HTTPResponse/isStreaming`` is set: an
+    /// error response of a streaming call (a 503 about to be retried) is whole already.
     ///
     /// ```swift
     /// let response = try await next(request, context)
-    /// context.onStreamEnd { summary in log("\(summary.elements) events in \(summary.duration)") }
+    /// if response.isStreaming {
+    ///     context.onStreamEnd { summary in log("\(summary.elements) events in \(summary.duration)") }
+    /// }
     /// return response
     /// ```
     public func onStreamEnd(_ handler: @escaping @Sendable (StreamSummary) -> Void) {

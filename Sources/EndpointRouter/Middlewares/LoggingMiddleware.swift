@@ -89,7 +89,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
             metadata["status"] = String(response.statusCode)
             metadata["duration_ms"] = milliseconds
             metadata["bytes"] = String(bytes)
-            guard context.isStreaming else {
+            guard response.isStreaming else {
                 sink.write(level, "← \(label) \(response.statusCode) in \(milliseconds) ms, \(bytes) bytes", metadata)
                 return response
             }

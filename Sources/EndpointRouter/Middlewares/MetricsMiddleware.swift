@@ -42,7 +42,7 @@ public struct MetricsMiddleware: HTTPMiddleware {
             endpointName: context.endpointName, method: request.method, start: start, duration: ended - began,
             statusCode: try? outcome.get().statusCode, error: error, attempts: tally.attempts,
             bytesSent: tally.bytesSent, bytesReceived: tally.bytesReceived)
-        guard context.isStreaming, case .success = outcome else {
+        guard case .success(let response) = outcome, response.isStreaming else {
             report(metrics)
             return try outcome.get()
         }

@@ -82,12 +82,17 @@ final class CallScope: StripeLocked, @unchecked Sendable {
     }
 
     /// Marks `stream` as the one to hand to the caller; the stream marked before it is closed.
-    func offer(_ stream: StreamBodySink) {
+    ///
+    /// - Throws: `.cancelled` once the call has ended (its deadline passed while the head came in):
+    ///   `stream` is closed then, since nobody will read it.
+    func offer(_ stream: StreamBodySink) throws(HTTPClientError) {
         let replaced = withLock { state -> StreamBodySink? in
+            if state.closed { return stream }
             defer { state.deliverable = stream }
             return state.deliverable
         }
         replaced?.close(.cancelled)
+        if replaced === stream { throw .cancelled }
     }
 
     /// Ends the call: closes every sink, deleting every temporary file but `kept`, and every stream

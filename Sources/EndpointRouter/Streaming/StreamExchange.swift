@@ -22,8 +22,10 @@ extension StreamBodySink {
         guard acceptable.contains(head.statusCode) else {
             return HTTPResponse(head: head, body: await collect(upTo: Self.previewLimit))
         }
-        scope.offer(self)
-        return HTTPResponse(head: head)
+        try scope.offer(self)
+        var response = HTTPResponse(head: head)
+        response.isStreaming = true
+        return response
     }
 
     /// A stream that already ended with `body`: what a middleware answered without the network.
