@@ -18,11 +18,42 @@ import Foundation
 /// The request part is for people; replay reads only the response. The response body runs to the
 /// end of the file byte for byte (no newline is added), or, when it is not UTF-8 text, follows a
 /// `[base64]` line as base64.
+///
+/// A streamed response may add lines between `### response` and the status line (files without
+/// them, written before streams were recorded, read as before):
+///
+/// ```text
+/// ### response
+/// ### cut: the consumer stopped reading after 27 bytes; the stream went on
+/// ### chunk 13 bytes after 0.000 s
+/// ### chunk 14 bytes after 0.051 s
+/// HTTP/1.1 200 OK
+/// ```
+///
+/// `cut` marks a stream the consumer left before it ended: the body is what it had been given.
+/// Each `chunk` line is one piece as the wrapped transport delivered it, in order, with the time
+/// since the previous piece (or the head), when the recorder was told to time them.
 enum RecordingFile {
     static let separator = "### response"
     static let base64Marker = "[base64]"
+    static let chunkPrefix = "### chunk "
+    static let cutPrefix = "### cut"
 
-    static func render(request: HTTPRequest, head: HTTPResponseHead, body: Data, redaction: RecordingRedaction) -> Data {
+    /// A recorded response as replay reads it.
+    struct Response {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: Data
+        /// The pieces and their timing, when they were recorded.
+        var chunks: [RecordedChunk]?
+        /// The consumer left the stream before it ended; the body is what it had been given.
+        var isCut = false
+    }
+
+    static func render(
+        request: HTTPRequest, head: HTTPResponseHead, body: Data, redaction: RecordingRedaction, chunks: [RecordedChunk]? = nil,
+        isCut: Bool = false
+    ) -> Data {
         let query = redaction.encodedQuery(RequestTarget.encodedQuery(of: request.url)).map { "?" + $0 } ?? ""
         let target = (origin(of: request.url) ?? "") + RequestTarget.encodedPath(of: request.url) + query
         var text = "\(request.method.rawValue) \(target) HTTP/1.1\n"
@@ -38,6 +69,10 @@ enum RecordingFile {
             if !text.hasSuffix("\n") { text += "\n" }
         }
         text += separator + "\n"
+        if isCut { text += "\(cutPrefix): the consumer stopped reading after \(body.count) bytes; the stream went on\n" }
+        for chunk in chunks ?? [] {
+            text += chunkPrefix + "\(chunk.size) bytes after " + String(format: "%.3f", chunk.delay) + " s\n"
+        }
         text += "HTTP/1.1 \(head.statusCode)\(reasonPhrase(head.statusCode).map { " " + $0 } ?? "")\n"
         let received = body
         let body = redaction.jsonBody(received)
@@ -62,7 +97,7 @@ enum RecordingFile {
     }
 
     /// The recorded response, or why the file is not a recording.
-    static func parseResponse(_ file: Data) -> Result<(status: Int, headers: HTTPHeaders, body: Data), ParseError> {
+    static func parseResponse(_ file: Data) -> Result<Response, ParseError> {
         let bytes = [UInt8](file)
         let marker = Array(("\n" + separator + "\n").utf8)
         guard let start = firstIndex(of: marker, in: bytes) else {
@@ -80,6 +115,19 @@ enum RecordingFile {
             cursor = end + 1
             if line.isEmpty { break }
             lines.append(line)
+        }
+        var chunks: [RecordedChunk] = []
+        var isCut = false
+        while let line = lines.first, line.hasPrefix("### ") {
+            lines.removeFirst()
+            if line.hasPrefix(cutPrefix) {
+                isCut = true
+            } else if line.hasPrefix(chunkPrefix) {
+                guard let chunk = RecordedChunk(line: line.dropFirst(chunkPrefix.count)) else {
+                    return .failure(ParseError("'\(line)' is not a chunk line such as '\(chunkPrefix)12 bytes after 0.050 s'"))
+                }
+                chunks.append(chunk)
+            }
         }
         guard let statusLine = lines.first else { return .failure(ParseError("the status line is missing")) }
         let words = statusLine.split(separator: " ")
@@ -102,7 +150,7 @@ enum RecordingFile {
             }
             body = decoded
         }
-        return .success((status, headers, body))
+        return .success(Response(status: status, headers: headers, body: body, chunks: chunks.isEmpty ? nil : chunks, isCut: isCut))
     }
 
     /// The request line's target (`https://host/path?query`), for the replay of redacted queries.
@@ -201,5 +249,26 @@ enum RecordingFile {
             if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
         }
         return nil
+    }
+}
+
+/// One piece of a streamed body as it was recorded: its size, and the seconds since the previous
+/// piece (or the head) without the time spent waiting for the consumer.
+struct RecordedChunk: Sendable, Equatable {
+    var size: Int
+    var delay: TimeInterval
+
+    init(size: Int, delay: TimeInterval) {
+        self.size = size
+        self.delay = delay
+    }
+
+    /// Reads `12 bytes after 0.050 s`.
+    init?(line: Substring) {
+        let words = line.split(separator: " ")
+        guard words.count == 5, words[1] == "bytes", words[2] == "after", words[4] == "s", let size = Int(words[0]), size >= 0,
+            let delay = TimeInterval(words[3]), delay.isFinite, delay >= 0
+        else { return nil }
+        self.init(size: size, delay: delay)
     }
 }

@@ -41,12 +41,36 @@ import Foundation
 /// body is kept in memory until the file is written. Each exchange of a call is one recording: with
 /// redirects, every hop has its own file. Failures of the wrapped transport, and responses the
 /// library refused (too large, cancelled), are passed on and not recorded.
+///
+/// **Streams.** A streaming call (`events()`, `lines()`, `jsonLines(of:)`, `bytes()`) is recorded
+/// like any other: each piece reaches the consumer as it arrives, and the consumer's pace holds the
+/// wrapped transport back through the recorder. The file is written when the exchange ends. A stream
+/// whose consumer left before it ended (a `break`, a cancelled task: often the only way an endless
+/// stream ends) is recorded with what the consumer had been given, marked as cut; replay serves that
+/// and then fails with a lost connection, because the recording has nothing after it. That file is
+/// written just after the loop ends, as the exchange winds down; ``waitForRecordings()`` waits for it.
+/// A stream that failed (a lost connection, an idle timeout) is passed on and not recorded.
+/// With `recordsChunkTiming`, each piece's size and the time before it are recorded too, for
+/// ``ReplayTransport`` to replay the stream at its recorded pace:
+///
+/// ```swift
+/// let recorder = RecordingTransport(wrapping: live, directory: recordings, recordsChunkTiming: true)
+/// try await withTransport(recorder) {
+///     for try await event in ChatAPI.chat.events() where event.event == "done" { break }
+/// }
+/// await recorder.waitForRecordings()
+/// ```
 public final class RecordingTransport: HTTPTransport, RequestRecording {
     /// Where the recordings go; created when the first one is written.
     public let directory: URL
+    /// Whether each body piece's size and the time before it are recorded, for
+    /// ``ReplayTransport/init(directory:replaysChunkTiming:)`` to replay a stream at its pace.
+    public let recordsChunkTiming: Bool
     private let wrapped: any HTTPTransport
     private let redaction: RecordingRedaction
     private let log = RequestLog()
+    /// Exchanges started and not yet ended (their recording not yet written).
+    private let inFlight = Locked(0)
 
     /// Creates a recorder around `transport`.
     ///
@@ -60,15 +84,21 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     ///   - redactingJSONKeys: Members of JSON request and response bodies whose values are redacted,
     ///     such as `password` or `access_token`, at any depth; in the file and in the hash of the
     ///     file name, like query items.
+    ///   - recordsChunkTiming: Whether to record, for each body piece, its size and the seconds since
+    ///     the previous one (time the wrapped transport spent waiting for a slow consumer left out,
+    ///     so the file keeps the server's pace, not the test's). Off by default: most tests want the
+    ///     body, not its timing, and the chunk lines make files longer.
     public init(
         wrapping transport: any HTTPTransport,
         directory: URL,
         redactingHeaders: Set<String> = [],
         redactingQueryKeys: Set<String> = [],
-        redactingJSONKeys: Set<String> = []
+        redactingJSONKeys: Set<String> = [],
+        recordsChunkTiming: Bool = false
     ) {
         wrapped = transport
         self.directory = directory
+        self.recordsChunkTiming = recordsChunkTiming
         redaction = RecordingRedaction(headers: redactingHeaders, queryKeys: redactingQueryKeys, jsonKeys: redactingJSONKeys)
     }
 
@@ -81,7 +111,7 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     }
 
     /// Sends `request` through the wrapped transport, its response flowing on into `sink`, and
-    /// records the exchange once it is complete.
+    /// records the exchange once it is complete (or, for a stream its consumer left, cut).
     ///
     /// - Throws: what the wrapped transport or `sink` throws; `.transport(URLError(.cannotWriteToFile))`
     ///   when the recording cannot be written, because a test that silently records nothing would
@@ -90,15 +120,56 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
         -> HTTPResponseHead
     {
         log.append(request, context: context)
-        let tee = TeeSink(forwardingTo: sink)
-        let head = try await wrapped.send(request, context: context, sink: tee)
+        inFlight.withLock { $0 += 1 }
+        defer { inFlight.withLock { $0 -= 1 } }
+        let tee = TeeSink(forwardingTo: sink, timesChunks: recordsChunkTiming)
+        let head: HTTPResponseHead
+        do {
+            head = try await wrapped.send(request, context: context, sink: tee)
+        } catch {
+            // A consumer that left its loop ends the exchange with `.cancelled`; what it was given is
+            // still a faithful recording of the stream's start. Nobody awaits this exchange any
+            // more, so a write failure has no one to reach and the cancellation is what is thrown.
+            if context.isStreaming, error == .cancelled || Task.isCancelled, let cut = tee.cutRecording() {
+                try? write(request, context: context, head: cut.head, body: cut.body, chunks: tee.recordedChunks, isCut: true)
+            }
+            throw error
+        }
         let body = try tee.recordedBody()
+        try write(request, context: context, head: head, body: body, chunks: tee.recordedChunks, isCut: false)
+        return head
+    }
+
+    /// Returns once every exchange started through the recorder has ended and its recording is
+    /// written (or failed to be), or when the calling task is cancelled.
+    ///
+    /// A stream whose consumer leaves its loop is written as the exchange winds down, just after
+    /// the loop; a test that reads the file, or replays it, right away awaits this first:
+    ///
+    /// ```swift
+    /// try await withTransport(recorder) {
+    ///     for try await line in LogsAPI.tail.lines() where line == "ready" { break }
+    /// }
+    /// await recorder.waitForRecordings()
+    /// ```
+    ///
+    /// An exchange still streaming keeps it waiting until that stream ends.
+    public func waitForRecordings() async {
+        // Polling keeps the bookkeeping to one counter; a test waits for milliseconds at most here.
+        while inFlight.withLock({ $0 }) > 0, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    private func write(
+        _ request: HTTPRequest, context: RequestContext, head: HTTPResponseHead, body: Data, chunks: [RecordedChunk]?, isCut: Bool
+    ) throws(HTTPClientError) {
         // An API key a middleware added is a secret even when the test did not list its header.
         let redaction = redaction.addingHeaders(context.options.credentialHeaders)
         let file = directory.appendingPathComponent(RecordingKey.fileName(for: request, redaction: redaction))
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try RecordingFile.render(request: request, head: head, body: body, redaction: redaction)
+            try RecordingFile.render(request: request, head: head, body: body, redaction: redaction, chunks: chunks, isCut: isCut)
                 .write(to: file, options: .atomic)
         } catch {
             throw .transport(
@@ -107,7 +178,6 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
                     + "\(RequestTarget.summary(method: request.method, url: request.url)) "
                     + "to \(file.path): \(error.localizedDescription)", url: file)
         }
-        return head
     }
 
     /// The requests received so far, oldest first, as sent (not redacted: they stay in memory).

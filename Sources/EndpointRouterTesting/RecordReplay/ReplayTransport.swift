@@ -21,21 +21,45 @@ import Foundation
 /// asked.
 /// A request with no recording fails with a `.transport` error naming the request and the file it
 /// looked for.
+///
+/// A recorded stream is served at once by default, each piece after the library has room for it.
+/// With `replaysChunkTiming`, a recording that holds chunk timing (see
+/// ``RecordingTransport/recordsChunkTiming``) is served piece by piece at the recorded pace, for
+/// tests of what a consumer does while a stream trickles in:
+///
+/// ```swift
+/// let replay = ReplayTransport(directory: recordings, replaysChunkTiming: true)
+/// let lines = try await withTransport(replay) { try await LogsAPI.tail.lines().reduce(into: []) { $0.append($1) } }
+/// ```
+///
+/// A stream recorded as cut (its consumer left early) is served up to where it was cut, then fails
+/// with `.transport(URLError(.networkConnectionLost))` saying so: the recording has nothing after it.
 public final class ReplayTransport: HTTPTransport, RequestRecording {
     /// Where the recordings are read from.
     public let directory: URL
+    /// Whether a recording with chunk timing is served at its recorded pace rather than at once.
+    public let replaysChunkTiming: Bool
     private let log = RequestLog()
 
     /// Creates a transport that replays the recordings in `directory`.
-    public init(directory: URL) {
+    ///
+    /// - Parameters:
+    ///   - directory: Where the recordings are.
+    ///   - replaysChunkTiming: Whether a recording with chunk timing is served piece by piece with
+    ///     the recorded pauses (which honour cancellation and the call's deadline); otherwise, and for
+    ///     recordings without timing, the body is served at once.
+    public init(directory: URL, replaysChunkTiming: Bool = false) {
         self.directory = directory
+        self.replaysChunkTiming = replaysChunkTiming
     }
 
     /// Answers `request` from its recording, delivering the recorded response into `sink`.
     ///
     /// - Throws: `.cancelled` when the task is cancelled; what `sink` throws (then nothing more is
     ///   written); `.transport(URLError(.fileDoesNotExist))` when there is no recording;
-    ///   `.transport(URLError(.cannotParseResponse))` when the file is not a recording.
+    ///   `.transport(URLError(.cannotParseResponse))` when the file is not a recording;
+    ///   `.transport(URLError(.networkConnectionLost))` after the body of a stream recorded as cut;
+    ///   `.timedOut` when a recorded pause reaches past `context.deadline`.
     public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
         -> HTTPResponseHead
     {
@@ -53,7 +77,21 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
         switch RecordingFile.parseResponse(contents) {
         case .success(let response):
             let head = HTTPResponseHead(statusCode: response.status, headers: response.headers, url: request.url)
-            try BodyDelivery.deliver(head, body: response.body, into: sink)
+            if replaysChunkTiming, let chunks = response.chunks {
+                if Task.isCancelled { throw .cancelled }
+                try sink.receive(head)
+                try await Self.play(response.body, chunks: chunks, into: sink, until: context.deadline)
+            } else {
+                try await BodyDelivery.deliver(head, body: response.body, into: sink)
+            }
+            if response.isCut {
+                throw .transport(
+                    .networkConnectionLost,
+                    """
+                    ReplayTransport has served all of \(file.lastPathComponent): the stream was cut there when it was \
+                    recorded, because its consumer stopped reading. Record it again reading further to replay more.
+                    """, url: file)
+            }
             return head
         case .failure(let error):
             throw .transport(
@@ -63,6 +101,22 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
                 or fix the file by hand.
                 """, url: file)
         }
+    }
+
+    /// Writes `body` in the recorded pieces, each after its recorded delay. Sizes that no longer add
+    /// up to the body (a JSON member redacted when recording changes its length) are clipped to it,
+    /// and what is left over goes out at the end.
+    private static func play(
+        _ body: Data, chunks: [RecordedChunk], into sink: any ResponseBodySink, until deadline: ContinuousClock.Instant
+    ) async throws(HTTPClientError) {
+        var start = body.startIndex
+        for chunk in chunks where start < body.endIndex {
+            try await SimulatedLatency.wait(chunk.delay, until: deadline)
+            let end = body.index(start, offsetBy: chunk.size, limitedBy: body.endIndex) ?? body.endIndex
+            try await BodyDelivery.write(body[start..<end], into: sink)
+            start = end
+        }
+        try await BodyDelivery.write(body[start...], into: sink)
     }
 
     /// The requests received so far, oldest first.

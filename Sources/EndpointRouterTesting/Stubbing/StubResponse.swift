@@ -26,6 +26,8 @@ public struct StubResponse: Sendable {
         case bytes(Data)
         /// Read when served, so a test sees edits to the file and a missing file fails one request.
         case fixture(name: String, directory: URL)
+        /// Played piece by piece, with pauses and drops; see `StubStream.swift`.
+        case stream(StubStream)
     }
 
     enum Outcome: Sendable {
@@ -162,7 +164,7 @@ public struct StubResponse: Sendable {
         StubResponse(outcome, latency: seconds.isFinite && seconds > 0 ? seconds : 0)
     }
 
-    private static func withContentType(_ headers: [String: String], _ contentType: String) -> HTTPHeaders {
+    static func withContentType(_ headers: [String: String], _ contentType: String) -> HTTPHeaders {
         var fields = HTTPHeaders(headers)
         if !fields.contains("Content-Type") { fields.add(name: "Content-Type", value: contentType) }
         return fields
@@ -180,12 +182,16 @@ extension StubResponse {
             throw error
         case .respond(let status, let headers, let body):
             let head = HTTPResponseHead(statusCode: status, headers: headers, url: request.url)
-            let data =
-                switch body {
-                case .bytes(let data): data
-                case .fixture(let name, let directory): try FixtureFiles.read(name, in: directory)
-                }
-            try BodyDelivery.deliver(head, body: data, into: sink)
+            switch body {
+            case .bytes(let data):
+                try await BodyDelivery.deliver(head, body: data, into: sink)
+            case .fixture(let name, let directory):
+                try await BodyDelivery.deliver(head, body: try FixtureFiles.read(name, in: directory), into: sink)
+            case .stream(let stream):
+                if Task.isCancelled { throw .cancelled }
+                try sink.receive(head)
+                try await stream.play(into: sink, until: context.deadline)
+            }
             return head
         }
     }
