@@ -20,7 +20,10 @@ import Foundation
 /// `acceptableStatusCodes` to decide. The body reaches the library in pieces of 64 KiB, like a network
 /// body, so the endpoint's `maxResponseSize`, `download(to:progress:)` and its progress work as in
 /// production. The response carries exactly the headers given: add `Content-Length` to let download
-/// progress know the total before the end.
+/// progress know the total before the end. Each piece waits until the library has room for it, as a
+/// pulling transport does, so a streaming call's slow consumer holds the stub back. For streams with
+/// pauses, drops or no end, see ``stream(_:status:headers:)``, ``events(_:interval:status:headers:)``,
+/// ``jsonLines(_:interval:status:headers:encoder:)`` and ``endless(interval:status:headers:_:)``.
 public struct StubResponse: Sendable {
     enum Body: Sendable {
         case bytes(Data)

@@ -110,8 +110,11 @@ struct StubStream: Sendable {
                         await Task.yield()
                     }
                 }
-                try await BodyDelivery.write(Data(piece(index).utf8), into: sink)
+                // The piece is made only once there is room for it, so the generator runs no
+                // further ahead of the consumer than the library's buffer.
+                try await sink.waitForDemand()
                 if Task.isCancelled { throw .cancelled }
+                try await BodyDelivery.write(Data(piece(index).utf8), into: sink)
                 index += 1
             }
         }
@@ -239,7 +242,9 @@ extension StubResponse {
     ) -> StubResponse {
         let interval = interval.isFinite && interval > 0 ? interval : 0
         return StubResponse(
-            .respond(status: status, headers: HTTPHeaders(headers), body: .stream(StubStream(source: .endless(interval: interval, piece: piece))))
+            .respond(
+                status: status, headers: HTTPHeaders(headers), body: .stream(StubStream(source: .endless(interval: interval, piece: piece)))
+            )
         )
     }
 }

@@ -1,0 +1,254 @@
+import EndpointRouter
+import EndpointRouterTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A streaming API as an application declares it.
+enum ChatAPI: HTTPClient {
+    case chat
+
+    var host: String { "https://chat.example.com" }
+    var endpoint: String { "chat" }
+}
+
+/// Every element of `stream` and the error that ended it, if any.
+private func drain<Element>(_ stream: ResponseStream<Element>) async -> (elements: [Element], error: HTTPClientError?) {
+    var elements: [Element] = []
+    do throws(HTTPClientError) {
+        for try await element in stream { elements.append(element) }
+        return (elements, nil)
+    } catch {
+        return (elements, error)
+    }
+}
+
+private func seconds(since start: ContinuousClock.Instant) -> Double {
+    let (whole, fraction) = (ContinuousClock.now - start).components
+    return Double(whole) + Double(fraction) / 1e18
+}
+
+private func temporaryDirectory() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("stream-recordings-\(UUID().uuidString)")
+}
+
+@Suite("Stubbed, recorded and replayed streams", .timeLimit(.minutes(1)))
+struct StreamStubbingTests {
+    @Test func anSSEConsumerIsTestedOfflineInFiveLines() async throws {
+        let stub = StubTransport().on(.get, "/chat", respond: .events([ServerSentEvent(data: "Hel"), ServerSentEvent(data: "lo")]))
+        let texts = try await withTransport(stub) { try await ChatAPI.chat.events().reduce(into: []) { $0.append($1.data) } }
+        #expect(texts == ["Hel", "lo"])
+    }
+
+    @Test func eventsAreWrittenWithTheirFieldsAndMultiLineData() async {
+        let sent = [
+            ServerSentEvent(data: "one\ntwo"), ServerSentEvent(event: "done", data: "b", id: "2"),
+        ]
+        let stub = StubTransport().on(.get, "/chat", respond: .events(sent, interval: 0.01))
+        let (events, error) = await withTransport(stub) { await drain(ChatAPI.chat.events()) }
+        #expect(error == nil)
+        #expect(events.map(\.data) == ["one\ntwo", "b"])
+        #expect(events.last?.event == "done")
+        #expect(events.last?.id == "2")
+    }
+
+    @Test func jsonLinesArriveAsValues() async {
+        let stub = StubTransport().on(.get, "/chat", respond: .jsonLines([["n": 1], ["n": 2]], encoder: prettyEncoder()))
+        let (rows, error) = await withTransport(stub) { await drain(ChatAPI.chat.jsonLines(of: [String: Int].self)) }
+        #expect(error == nil)
+        #expect(rows == [["n": 1], ["n": 2]])
+    }
+
+    @Test func pausesSpaceThePieces() async {
+        let stub = StubTransport().on(.get, "/chat", respond: .stream([.chunk("a\n"), .pause(0.2), .chunk(Data("b\n".utf8))]))
+        let start = ContinuousClock.now
+        let (lines, error) = await withTransport(stub) { await drain(ChatAPI.chat.lines()) }
+        let elapsed = seconds(since: start)
+        #expect(error == nil)
+        #expect(lines == ["a", "b"])
+        #expect(elapsed >= 0.19)
+        #expect(elapsed < 10)
+    }
+
+    @Test func aDropMidStreamThrowsTheTransportErrorAfterTheElementsBeforeIt() async {
+        let steps = StubStreamStep.events([ServerSentEvent(data: "a"), ServerSentEvent(data: "b")]) + [.drop(.networkConnectionLost)]
+        let stub = StubTransport().on(.get, "/chat", respond: .stream(steps, headers: ["Content-Type": "text/event-stream"]))
+        let (events, error) = await withTransport(stub) { await drain(ChatAPI.chat.events()) }
+        #expect(events.map(\.data) == ["a", "b"])
+        guard case .transport(let urlError)? = error else {
+            Issue.record("expected a transport error, got \(String(describing: error))")
+            return
+        }
+        #expect(urlError.code == .networkConnectionLost)
+    }
+
+    @Test func anEndlessStreamStopsWhenTheConsumerBreaks() async throws {
+        let made = Locked(0)
+        let stub = StubTransport().on(
+            .get, "/chat",
+            respond: .endless { index in
+                made.withLock { $0 += 1 }
+                return "data: \(index)\n\n"
+            })
+        var received: [String] = []
+        try await withTransport(stub) {
+            for try await event in ChatAPI.chat.events() {
+                received.append(event.data)
+                if received.count == 5 { break }
+            }
+        }
+        #expect(received == ["0", "1", "2", "3", "4"])
+        // The exchange was cancelled: the generator stops, rather than run on in the background.
+        try await Task.sleep(for: .milliseconds(100))
+        let settled = made.withLock { $0 }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(made.withLock { $0 } == settled)
+    }
+
+    @Test func aSlowConsumerHoldsAnEndlessStubBack() async throws {
+        let made = Locked(0)
+        // Ten-byte pieces into a hundred-byte buffer.
+        let stub = StubTransport().on(
+            .get, "/chat",
+            respond: .endless { _ in
+                made.withLock { $0 += 1 }
+                return "123456789\n"
+            })
+        try await withTransport(stub) {
+            var iterator = ChatAPI.chat.bytes(limits: StreamLimits(bufferSize: 100)).makeAsyncIterator()
+            _ = try await iterator.next()
+            try await Task.sleep(for: .milliseconds(300))
+            // One piece taken, the buffer full, and at most one more piece in hand.
+            #expect(made.withLock { $0 } <= 1 + 10 + 1)
+            _ = try await iterator.next()
+        }
+    }
+
+    @Test func aWholeBodyStubWaitsForAStreamingConsumerInsteadOfOverflowing() async {
+        let body = payload(512 * 1024)
+        let stub = StubTransport().on(.get, "/chat", respond: .data(body))
+        let result = await withTransport(stub) { () async -> Result<Data, HTTPClientError> in
+            var received = Data()
+            do throws(HTTPClientError) {
+                for try await piece in ChatAPI.chat.bytes(limits: StreamLimits(bufferSize: 64 * 1024)) {
+                    received.append(piece)
+                    await Task.yield()
+                }
+                return .success(received)
+            } catch {
+                return .failure(error)
+            }
+        }
+        #expect(result == .success(body))
+    }
+
+    @Test func aStreamIsRecordedAndReplayedAtOnceOrAtItsPace() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stub = StubTransport().on(
+            .get, "/chat",
+            respond: .stream(
+                [.chunk("data: a\n\n"), .pause(0.3), .chunk("data: b\n\n"), .pause(0.2), .chunk("data: c\n\n")],
+                headers: ["Content-Type": "text/event-stream"]))
+        let recorder = RecordingTransport(wrapping: stub, directory: directory, recordsChunkTiming: true)
+        let recorded = await withTransport(recorder) { await drain(ChatAPI.chat.events()) }
+        #expect(recorded.error == nil)
+        #expect(recorded.elements.map(\.data) == ["a", "b", "c"])
+        await recorder.waitForRecordings()
+
+        let file = directory.appendingPathComponent(
+            recorder.fileName(for: HTTPRequest(url: try #require(URL(string: "https://chat.example.com/chat")))))
+        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        #expect(text.contains("### chunk 9 bytes after"))
+
+        let atOnce = ReplayTransport(directory: directory)
+        let start = ContinuousClock.now
+        let fast = await withTransport(atOnce) { await drain(ChatAPI.chat.events()) }
+        #expect(fast.error == nil)
+        #expect(fast.elements.map(\.data) == ["a", "b", "c"])
+        #expect(seconds(since: start) < 0.5)
+
+        let paced = ReplayTransport(directory: directory, replaysChunkTiming: true)
+        let pacedStart = ContinuousClock.now
+        let slow = await withTransport(paced) { await drain(ChatAPI.chat.events()) }
+        #expect(slow.error == nil)
+        #expect(slow.elements.map(\.data) == ["a", "b", "c"])
+        #expect(seconds(since: pacedStart) >= 0.5 - 0.05)
+    }
+
+    @Test func aStreamItsConsumerLeftIsRecordedCutAndReplaysUpToTheCut() async throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stub = StubTransport().on(
+            .get, "/chat", respond: .endless(headers: ["Content-Type": "text/event-stream"]) { "data: \($0)\n\n" })
+        let recorder = RecordingTransport(wrapping: stub, directory: directory)
+        try await withTransport(recorder) {
+            var count = 0
+            for try await _ in ChatAPI.chat.events() {
+                count += 1
+                if count == 3 { break }
+            }
+        }
+        await recorder.waitForRecordings()
+
+        let replay = ReplayTransport(directory: directory)
+        let (events, error) = await withTransport(replay) { await drain(ChatAPI.chat.events()) }
+        // What was read ahead of the consumer is recorded too: at least what it was given.
+        #expect(events.count >= 3)
+        #expect(Array(events.prefix(3).map(\.data)) == ["0", "1", "2"])
+        guard case .transport(let urlError)? = error else {
+            Issue.record("expected the cut to end the replay with a transport error, got \(String(describing: error))")
+            return
+        }
+        #expect(urlError.code == .networkConnectionLost)
+    }
+
+    @Test func aPauseEndsAtTheStreamsDeadline() async {
+        let stub = StubTransport().on(.get, "/chat", respond: .stream([.chunk("a\n"), .pause(30), .chunk("b\n")]))
+        let start = ContinuousClock.now
+        let (lines, error) = await withTransport(stub) { await drain(ChatAPI.chat.lines(limits: StreamLimits(totalTimeout: 0.3))) }
+        #expect(lines == ["a"])
+        #expect(error == .timedOut)
+        #expect(seconds(since: start) < 10)
+    }
+
+    @Test func aPauseInTheStubItselfStopsAtTheContextDeadlineAndOnCancellation() async {
+        let stub = StubTransport().on(.get, "/chat", respond: .stream([.chunk("a"), .pause(30)]))
+        let url = URL(string: "https://chat.example.com/chat") ?? URL(fileURLWithPath: "/")
+        let context = RequestContext(endpointName: "ChatAPI.chat", deadline: .now + .milliseconds(200))
+        let start = ContinuousClock.now
+        await #expect(throws: HTTPClientError.timedOut) {
+            try await stub.send(HTTPRequest(url: url), context: context, sink: DiscardingSink())
+        }
+        #expect(seconds(since: start) < 10)
+
+        let far = RequestContext(endpointName: "ChatAPI.chat", deadline: .now + .seconds(60))
+        let task = Task { () async -> Result<Int, HTTPClientError> in
+            do throws(HTTPClientError) {
+                return .success(try await stub.send(HTTPRequest(url: url), context: far, sink: DiscardingSink()).statusCode)
+            } catch {
+                return .failure(error)
+            }
+        }
+        try? await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        let cancelledStart = ContinuousClock.now
+        #expect(await task.value == .failure(.cancelled))
+        #expect(seconds(since: cancelledStart) < 10)
+    }
+}
+
+/// Takes everything and keeps nothing, for calling a transport directly.
+private struct DiscardingSink: ResponseBodySink {
+    func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {}
+    func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {}
+}
+
+private func prettyEncoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    return encoder
+}
