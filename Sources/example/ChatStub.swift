@@ -19,11 +19,9 @@ enum ChatStub {
 
     static let tokens = ["Hel", "lo", ",", " world", "!"]
 
-    /// Every token an event of its own, then a `done` event; a comment line keeps the connection warm,
-    /// as servers do.
+    /// Every token an event of its own, 20 ms apart as a model would send them, then a `done` event.
     static let transport = StubTransport().on(.post, "/v1/completions") { _ in
-        let events = tokens.enumerated().map { "id: \($0.offset + 1)\ndata: \($0.element)\n\n" }
-        let body = ": keep-alive\n\n" + events.joined() + "event: done\ndata: [DONE]\n\n"
-        return .text(body, headers: ["Content-Type": "text/event-stream"])
+        let events = tokens.enumerated().map { ServerSentEvent(data: $0.element, id: String($0.offset + 1)) }
+        return .events(events + [ServerSentEvent(event: "done", data: "[DONE]")], interval: 0.02)
     }
 }

@@ -362,6 +362,21 @@ struct ResponseStreamTests {
         #expect(logged.contains { $0.contains("stream ended after") && $0.contains("2 elements") })
     }
 
+    @MainActor @Test func aStreamIsReadOnTheMainActorAndSentToAnotherTask() async throws {
+        let transport = ScriptedStreamTransport { _, _ in [.piece("data: a\n\ndata: b\n\n")] }
+        let stream = Self.endpoint(transport).events()
+        var onMain: [String] = []
+        for try await event in stream {
+            MainActor.assertIsolated()
+            onMain.append(event.data)
+        }
+        // The same value, sent to another task, sends the request again there.
+        let elsewhere = try await Task.detached { try await stream.collect().map(\.data) }.value
+        #expect(onMain == ["a", "b"])
+        #expect(elsewhere == ["a", "b"])
+        #expect(transport.requests.count == 2)
+    }
+
     /// Polls `condition` for up to 5 s.
     func waitUntil(_ condition: @Sendable () -> Bool) async throws {
         let end = ContinuousClock.now + .seconds(5)
