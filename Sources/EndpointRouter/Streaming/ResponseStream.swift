@@ -16,6 +16,11 @@ import Foundation
 /// with the head and the first 64 KiB of the body. Then the body is read at most
 /// ``StreamLimits/bufferSize`` ahead of the loop. Leaving the loop, or cancelling its task, closes
 /// the connection.
+///
+/// Every error is an ``HTTPClientError``: the iterator's `next()` says so in its type, and so does
+/// `for try await` where the standard library has typed `next(isolation:)` (Linux, macOS 15, iOS 18
+/// and later); before that the loop's error is `any Error`, still always an ``HTTPClientError``.
+/// The value is `Sendable` and holds no response, so it can be made on one actor and read on another.
 public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
     /// The only error a stream throws.
     public typealias Failure = HTTPClientError
