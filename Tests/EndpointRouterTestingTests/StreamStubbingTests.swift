@@ -209,7 +209,7 @@ struct StreamStubbingTests {
     @Test func aPauseEndsAtTheStreamsDeadline() async {
         let stub = StubTransport().on(.get, "/chat", respond: .stream([.chunk("a\n"), .pause(30), .chunk("b\n")]))
         let start = ContinuousClock.now
-        let (lines, error) = await withTransport(stub) { await drain(ChatAPI.chat.lines(limits: StreamLimits(totalTimeout: 0.3))) }
+        let (lines, error) = await withTransport(stub) { await drain(ChatAPI.chat.lines(limits: StreamLimits(totalTimeout: 1))) }
         #expect(lines == ["a"])
         #expect(error == .timedOut)
         #expect(seconds(since: start) < 10)

@@ -243,13 +243,17 @@ final class StreamBodySink: ResponseBodySink, Sendable {
     /// Body bytes received so far.
     var totalBytes: Int64 { state.withLock { $0.totalBytes } }
 
-    /// Ends the stream with `error` unless it already ended: buffered pieces are dropped and the
-    /// exchange is cancelled, so the transport closes the connection.
-    func close(_ error: HTTPClientError) {
+    /// Ends the stream with `error` unless it already ended, and cancels the exchange, so the
+    /// transport closes the connection. Buffered pieces are dropped (the consumer is gone) unless
+    /// `keepingBuffered`, when the consumer still gets them before the error (a timeout: what arrived
+    /// in time is delivered).
+    func close(_ error: HTTPClientError, keepingBuffered: Bool = false) {
         let exchange = state.withLock { state -> Task<Void, Never>? in
-            state.pieces = []
-            state.firstPiece = 0
-            state.buffered = 0
+            if !keepingBuffered {
+                state.pieces = []
+                state.firstPiece = 0
+                state.buffered = 0
+            }
             defer { state.exchange = nil }
             return state.exchange
         }
@@ -275,7 +279,7 @@ final class StreamBodySink: ResponseBodySink, Sendable {
                 }
                 guard let wake else { return }
                 if wake <= .now {
-                    self.close(.timedOut)
+                    self.close(.timedOut, keepingBuffered: true)
                     return
                 }
                 do {
