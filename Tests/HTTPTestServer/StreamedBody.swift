@@ -25,6 +25,10 @@ public struct StreamedBody: Sendable, Equatable {
     public var interval: TimeInterval
     /// Whether to announce ``total`` in a `Content-Length` header instead of using chunked framing.
     public var announceLength: Bool
+    /// When set, the body is this Server-Sent Events stream instead of the byte pattern, and ``chunk``,
+    /// ``total``, ``interval`` and ``announceLength`` are ignored (framing is still decided as above).
+    /// Set by ``ScriptedResponse/events(_:resumingFrom:status:headers:closeDelimited:)``.
+    public var events: GeneratedEvents?
 
     /// Describes a generated body; see ``ScriptedResponse/stream(status:headers:chunk:total:interval:announceLength:)``.
     public init(chunk: Int = 64 * 1024, total: Int64? = nil, interval: TimeInterval = 0, announceLength: Bool = false) {

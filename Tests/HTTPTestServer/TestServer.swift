@@ -511,6 +511,12 @@ private final class Connection {
     func writeStream(_ spec: StreamedBody, plan: ScriptedResponse.StreamPlan) -> Bool {
         guard transmit(plan.head) else { return false }
         guard plan.writesBody else { return true }
+        // A generated event stream formats its own bytes (GeneratedEvents.swift); only the socket is ours.
+        if let events = spec.events {
+            return events.write(
+                chunked: plan.chunked, transmit: { transmit($0) }, pause: { pause($0) },
+                countBodyBytes: { state.addBodyBytesSent(index, $0) })
+        }
         let chunk = Int64(max(1, spec.chunk))
         let total = spec.total.map { max(0, $0) }
         // Very large chunks are written in pieces so memory stays bounded whatever the script asks for.
