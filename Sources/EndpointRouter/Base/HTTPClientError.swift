@@ -52,7 +52,9 @@ public enum HTTPClientError: Error, Sendable, Equatable {
     case decodingFailed(EndpointResponse<Data>, String)
     /// The response body is larger than the endpoint's `maxResponseSize` (in bytes, counted after
     /// decompression). The transfer was stopped as soon as it crossed the limit, or before the body was
-    /// read when `Content-Length` announced more.
+    /// read when `Content-Length` announced more. For a streaming call, one element (an event, a line)
+    /// was larger than ``StreamLimits/maxElementSize``, or the consumer fell ``StreamLimits/bufferSize``
+    /// behind a transport that cannot pause its reading (URLSession).
     case responseTooLarge(limit: Int)
     /// ``AuthorizationMiddleware`` got a 401 and would not refresh again: its ``CredentialStore``
     /// refreshed the credential too often in a short time (the server rejects every new one); the
@@ -101,7 +103,9 @@ extension HTTPClientError: LocalizedError {
             return "Could not decode the response of status \(response.statusCode): \(reason)"
         case .responseTooLarge(let limit):
             return "The response body is larger than the limit of \(limit) bytes and was not read further; "
-                + "raise the endpoint's `maxResponseSize`, or use `download(to:)` for large bodies."
+                + "raise the endpoint's `maxResponseSize`, or use `download(to:)` for large bodies. For a stream "
+                + "(`events()`, `lines()`, …) the limit is one element's (`StreamLimits.maxElementSize`) or, on a "
+                + "transport that cannot pause, the read-ahead buffer's (`StreamLimits.bufferSize`)."
         case .authorizationFailed(let reason):
             return "Authorization failed: \(reason)"
         }
