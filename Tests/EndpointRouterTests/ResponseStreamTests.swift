@@ -377,6 +377,25 @@ struct ResponseStreamTests {
         #expect(transport.requests.count == 2)
     }
 
+    @Test func aConsumerThatNeverCatchesUpHoldsNoPieceItHasTaken() async throws {
+        // The producer refills as soon as there is room, so the queue never drains: taken pieces must
+        // still leave it (they once stayed, and memory grew by every byte read).
+        let sink = StreamBodySink(capacity: 4 * 1024)
+        try sink.receive(HTTPResponseHead(statusCode: 200))
+        let piece = Data(repeating: 0x61, count: 1024)
+        for _ in 0..<4 { try sink.write(piece) }
+        var largest = 0
+        for _ in 0..<10_000 {
+            let taken = try await sink.next()
+            #expect(taken?.count == 1024)
+            try await sink.waitForDemand()
+            try sink.write(piece)
+            largest = max(largest, sink.queuedSlots)
+        }
+        #expect(largest <= 2 * 64 + 4)
+        sink.close(.cancelled)
+    }
+
     /// Polls `condition` for up to 5 s.
     func waitUntil(_ condition: @Sendable () -> Bool) async throws {
         let end = ContinuousClock.now + .seconds(5)

@@ -180,10 +180,17 @@ final class StreamBodySink: ResponseBodySink, Sendable {
         while true {
             let taken = state.withLock { state -> (Result<Data?, HTTPClientError>, UnsafeContinuation<Void, Never>?)? in
                 if state.firstPiece < state.pieces.count {
+                    // The slot is emptied as the piece is taken, and taken slots are dropped once they
+                    // are half the queue: a producer that stays ahead never lets the queue drain, and
+                    // taken pieces kept in it grew memory by every byte the consumer read.
                     let piece = state.pieces[state.firstPiece]
+                    state.pieces[state.firstPiece] = Data()
                     state.firstPiece += 1
                     if state.firstPiece == state.pieces.count {
                         state.pieces.removeAll(keepingCapacity: true)
+                        state.firstPiece = 0
+                    } else if state.firstPiece >= 64, state.firstPiece * 2 >= state.pieces.count {
+                        state.pieces.removeFirst(state.firstPiece)
                         state.firstPiece = 0
                     }
                     state.buffered -= piece.count
@@ -236,6 +243,9 @@ final class StreamBodySink: ResponseBodySink, Sendable {
         close(.cancelled)
         return collected
     }
+
+    /// Slots in the queue, taken ones included: what the queue holds on to (for tests).
+    var queuedSlots: Int { state.withLock { $0.pieces.count } }
 
     /// The head, once it arrived.
     var receivedHead: HTTPResponseHead? { state.withLock { $0.head } }
