@@ -42,6 +42,16 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Benchmarks/AHCTransport", plugins: benchmarkPlugins),
+        // Issue 14: streamed Server-Sent Events through the library vs hand-written loops on the same
+        // transports (URLSession and AsyncHTTPClient), and the SSE parser alone.
+        .executableTarget(
+            name: "Streaming",
+            dependencies: benchmarkDependencies + [
+                .product(name: "EndpointRouterAsyncHTTPClient", package: "EndpointRouterAsyncHTTPClient"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/Streaming", plugins: benchmarkPlugins),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,6 +15,17 @@ import statistics
 import sys
 
 SCALED = ("build/", "middleware/")   # 1,000 operations per measured iteration
+STREAM_EVENTS = 100_000              # events in nginx.sh's events.sse: one stream per iteration
+
+
+def fixture_bytes(results_dir):
+    """The size of events.sse: recorded by `run` in the results folder, else nginx's fixture folder."""
+    recorded = os.path.join(results_dir, "events-sse-bytes")
+    if os.path.exists(recorded):
+        with open(recorded) as f:
+            return int(f.read().strip())
+    fixture = os.path.join(results_dir, "..", "..", "nginx", "www", "events.sse")
+    return os.path.getsize(fixture) if os.path.exists(fixture) else None
 
 
 def load(run_dir):
@@ -185,6 +196,37 @@ def main():
                   f"{spread(ratio(runs, raw, ahc, TIME, 'mean'))} | {spread(ratio(runs, lib, ahc, CPU, 'mean'))} | "
                   f"{ms(lib, 'p50')} / {ms(ahc, 'p50')} / {ms(raw, 'p50')} | {ms(lib, 'p99')} / {ms(ahc, 'p99')} | "
                   f"{us(lib)} / {us(ahc)} | {spread(absolute(runs, lib, MALLOC, 'mean'), 0)} / {spread(absolute(runs, ahc, MALLOC, 'mean'), 0)} |")
+
+    # Issue 14: one iteration = one whole stream of events.sse (STREAM_EVENTS events).
+    stream_pairs = [("URLSession", "stream/events/library-urlsession", "stream/events/raw-urlsession"),
+                    ("AsyncHTTPClient", "stream/events/library-ahc", "stream/events/raw-ahc")]
+    stream_pairs = [p for p in stream_pairs if p[1] in names and p[2] in names]
+    if stream_pairs or "stream/parser" in names:
+        print("\n### Issue 14: streaming (Server-Sent Events, 100,000 events a stream)\n")
+        print("Throughput ratio = raw time ÷ library time per stream (above 1 = the library is faster; target ≥ 0.9); "
+              "CPU = library ÷ raw.\n")
+        print("| transport | library ÷ raw events/s | CPU library ÷ raw | library events/s | raw events/s | "
+              "library / raw CPU s per stream | mallocs per event library / raw | peak RSS MB library / raw |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
+        per_second = lambda name: spread([None if t is None else STREAM_EVENTS / (t / 1e6)
+                                          for t in absolute(runs, name, TIME, "mean")], 0)
+        cpu_s = lambda name: spread(absolute(runs, name, CPU, "mean", 1 / 1e6), 3)
+        per_event = lambda name: spread(absolute(runs, name, MALLOC, "mean", 1 / STREAM_EVENTS), 1)
+        rss = lambda name: spread(absolute(runs, name, RSS, "p99", 1 / 1_000_000), 1)
+        for label, lib, raw in stream_pairs:
+            print(f"| {label} | **{spread(ratio(runs, raw, lib, TIME, 'mean'))}** | {spread(ratio(runs, lib, raw, CPU, 'mean'))} | "
+                  f"{per_second(lib)} | {per_second(raw)} | {cpu_s(lib)} / {cpu_s(raw)} | {per_event(lib)} / {per_event(raw)} | "
+                  f"{rss(lib)} / {rss(raw)} |")
+        if "stream/parser" in names:
+            size = fixture_bytes(results_dir)
+            if size is None:
+                print("\nParser: events-sse-bytes not found, MB/s not computed.")
+            else:
+                mbps = [None if t is None else size / 1e6 / (t / 1e6) for t in absolute(runs, "stream/parser", TIME, "mean")]
+                cpu_mbps = [None if t is None else size / 1e6 / (t / 1e6) for t in absolute(runs, "stream/parser", CPU, "mean")]
+                print(f"\nParser alone (`ServerSentEventParser.parse(_: Data)`, 16 KiB pieces, {size / 1e6:.1f} MB a pass; "
+                      f"target ≥ 200 MB/s): **{spread(mbps, 1)} MB/s** wall clock, {spread(cpu_mbps, 1)} MB/s of CPU time, "
+                      f"{spread(absolute(runs, 'stream/parser', MALLOC, 'mean', 1 / STREAM_EVENTS), 1)} mallocs per event.")
 
     if "middleware/none" in names and "middleware/four-no-op" in names:
         print("\n### 3. Middleware cost (stub transport, no I/O; µs per request)\n")

@@ -6,8 +6,8 @@
 #   ./nginx.sh stop STATE_DIR    # stops it (a no-op when it is not running)
 #
 # Fixtures (STATE_DIR/www): small.json (one todo, ~200 B), list100.json (100 todos, ~10 KB),
-# list5000.json (5,000 todos, ~500 KB), big.bin (100 MB); POST /todos reads the body and answers
-# 201 with a todo. nginx comes from Debian's packages: apt-get install -y nginx.
+# list5000.json (5,000 todos, ~500 KB), big.bin (100 MB), events.sse (100,000 Server-Sent Events,
+# ~14 MB, served as text/event-stream); POST /todos reads the body and answers 201 with a todo. nginx comes from Debian's packages: apt-get install -y nginx.
 set -euo pipefail
 
 command=${1:-}
@@ -40,6 +40,20 @@ with open(os.path.join(www, "small.json"), "w") as f:  # ~200 B
 for n in (100, 5000):  # ~100 B a todo
     with open(os.path.join(www, f"list{n}.json"), "w") as f:
         json.dump([todo(i) for i in range(1, n + 1)], f)
+# Issue 14: typical SSE text, as a chat-completion stream sends it: an id, an event type and one
+# JSON data line of 60-100 bytes of token text per event. The lengths vary so that events do not
+# line up with the transports' pieces the same way every time. Deterministic: the streaming
+# benchmarks check the event count, and the parser benchmark downloads this same file.
+words = ("the model streams each token as it is produced so that a reader sees the answer grow word "
+         "by word while the rest of it is still being computed on the server").split()
+with open(os.path.join(www, "events.sse"), "w", newline="") as f:
+    for i in range(1, 100_001):
+        size = 60 + (i * 37) % 41
+        text, w = "", i
+        while len(text) < size:
+            text += words[w % len(words)] + " "
+            w += 7
+        f.write(f'id: {i}\nevent: message\ndata: {{"id":{i},"text":"{text[:size]}"}}\n\n')
 PY
     [[ -f "$www/big.bin" && $(stat -c %s "$www/big.bin") -eq 104857600 ]] ||
         head -c 104857600 /dev/urandom >"$www/big.bin"
@@ -78,7 +92,7 @@ http {
     etag off;
     if_modified_since off;
     add_header Cache-Control no-store;
-    types { application/json json; application/octet-stream bin; }
+    types { application/json json; application/octet-stream bin; text/event-stream sse; }
     default_type application/octet-stream;
     client_body_temp_path $state/tmp/body;
     proxy_temp_path $state/tmp/proxy;
