@@ -35,6 +35,11 @@ public protocol ResponseBodySink: Sendable {
     ///   already ended; `.transport` when a download cannot be written.
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError)
 
+    /// Takes the next piece of the body as `Data`, for a transport that has it so (URLSession): a
+    /// sink that keeps pieces (a stream's) keeps this one without copying it. By default it is
+    /// written as bytes.
+    func write(_ data: Data) throws(HTTPClientError)
+
     /// Returns once the sink has room for more of the body; call it before reading each next piece.
     ///
     /// Sinks that collect a whole body return at once; a streaming call's sink waits while its
@@ -51,7 +56,7 @@ extension ResponseBodySink {
 }
 
 extension ResponseBodySink {
-    /// Takes the next piece of the body from `Data`.
+    /// Writes `data` as bytes.
     public func write(_ data: Data) throws(HTTPClientError) {
         do {
             try data.withUnsafeBytes { buffer in try write(buffer) }

@@ -56,12 +56,15 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
 
         /// The next element; `nil` when the body ended (or, reconnecting, when the server said to stop).
         public mutating func next() async throws(HTTPClientError) -> Element? {
-            try await reader.next()
+            if let element = reader.takePending() { return element }
+            return try await reader.next()
         }
 
         /// The next element, read on `actor`.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPClientError) -> Element? {
-            try await reader.next()
+            // Most elements were framed already: handed out without an asynchronous call.
+            if let element = reader.takePending() { return element }
+            return try await reader.next()
         }
     }
 }
@@ -74,8 +77,10 @@ final class StreamReader<Element: Sendable> {
     private let limits: StreamLimits
     private let reconnect: ReconnectPolicy
     private var framing: any StreamFraming<Element>
-    private var pending: [Element] = []
-    private var nextPending = 0
+    // Unchecked exclusivity: the reader belongs to one iterator, which one loop drives at a time,
+    // and the dynamic checks were a measurable part of handing out each element.
+    @exclusivity(unchecked) private var pending: [Element] = []
+    @exclusivity(unchecked) private var nextPending = 0
     private var connection: (stream: StreamBodySink, observer: StreamObserver)?
     private var elements = 0
     private var finished = false
@@ -99,6 +104,13 @@ final class StreamReader<Element: Sendable> {
             connection.stream.close(.cancelled)
             connection.observer.end(bytes: connection.stream.totalBytes, elements: elements, error: .cancelled)
         }
+    }
+
+    /// The next element already framed, if there is one.
+    func takePending() -> Element? {
+        guard nextPending < pending.count else { return nil }
+        defer { nextPending += 1 }
+        return pending[nextPending]
     }
 
     nonisolated(nonsending) func next() async throws(HTTPClientError) -> Element? {

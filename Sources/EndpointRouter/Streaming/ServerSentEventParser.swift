@@ -35,6 +35,9 @@ public struct ServerSentEventParser: Sendable {
     private var dataBuffer: [UInt8] = []
     /// The spec's event type buffer.
     private var eventTypeBuffer = ""
+    /// The last event type decoded, and its bytes, to reuse when the next one is the same.
+    private var lastEventType = ""
+    private var lastEventTypeBytes: [UInt8] = []
     /// The spec's last event ID buffer: not reset by a dispatch.
     private var lastEventIDBuffer = ""
     /// The `retry` value of the block being read, reported with its event.
@@ -180,7 +183,15 @@ public struct ServerSentEventParser: Sendable {
             dataBuffer.append(contentsOf: value)
             dataBuffer.append(ByteScanning.lineFeed)
         case .event:
-            eventTypeBuffer = String(decoding: value, as: UTF8.self)
+            // Streams repeat a few event types: the last one's text is reused when its bytes match,
+            // saving a UTF-8 decode per event.
+            if value.elementsEqual(lastEventTypeBytes) {
+                eventTypeBuffer = lastEventType
+            } else {
+                eventTypeBuffer = String(decoding: value, as: UTF8.self)
+                lastEventType = eventTypeBuffer
+                lastEventTypeBytes = Array(value)
+            }
         case .id:
             if !value.contains(0) { lastEventIDBuffer = String(decoding: value, as: UTF8.self) }
         case .retry:

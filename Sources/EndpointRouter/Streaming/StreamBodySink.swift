@@ -51,15 +51,24 @@ final class StreamBodySink: ResponseBodySink, Sendable {
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {
         guard !bytes.isEmpty else { return }
+        try keep(Data(bytes))
+    }
+
+    func write(_ data: Data) throws(HTTPClientError) {
+        guard !data.isEmpty else { return }
+        try keep(data)
+    }
+
+    private func keep(_ piece: Data) throws(HTTPClientError) {
         let (waiter, overflow) = try state.withLock { state throws(HTTPClientError) -> (UnsafeContinuation<Void, Never>?, Bool) in
             if case .failure(let error) = state.end { throw error }
             // Only a transport that never waits for demand gets here with a full buffer.
             if state.buffered >= capacity {
                 return (nil, true)
             }
-            state.pieces.append(Data(bytes))
-            state.buffered += bytes.count
-            state.totalBytes += Int64(bytes.count)
+            state.pieces.append(piece)
+            state.buffered += piece.count
+            state.totalBytes += Int64(piece.count)
             state.lastByte = .now
             defer { state.readerWaiter = nil }
             return (state.readerWaiter, false)

@@ -150,7 +150,10 @@ struct EventFraming: StreamFraming {
     }
 
     mutating func frame(_ piece: Data, into elements: inout [ServerSentEvent]) throws(HTTPClientError) {
-        elements.append(contentsOf: try parser.parse(piece))
+        let events = try parser.parse(piece)
+        // The reader frames only once it handed out everything: take the parser's array as it is
+        // rather than copying each event into another.
+        if elements.isEmpty { elements = events } else { elements.append(contentsOf: events) }
     }
 
     mutating func finish(into elements: inout [ServerSentEvent]) throws(HTTPClientError) {
