@@ -173,6 +173,18 @@ struct ServerSentEventParserTests {
 
     // MARK: Streams and reconnects
 
+    /// The parser reuses the last event type's text when the same bytes come again; a type that
+    /// differs, is a prefix or extension of it, or is empty must still read as itself.
+    @Test func repeatedAndChangingEventTypesReadAsThemselves() throws {
+        var parser = ServerSentEventParser()
+        let text =
+            "event: a\ndata: 1\n\nevent: a\ndata: 2\n\nevent: ab\ndata: 3\n\nevent: a\ndata: 4\n\n"
+            + "event:\ndata: 5\n\nevent: é\ndata: 6\n\nevent: é\ndata: 7\n\ndata: 8\n\n"
+        let events = try parser.parse(Data(text.utf8))
+        #expect(events.map(\.event) == ["a", "a", "ab", "a", nil, "é", "é", nil])
+        #expect(events.map(\.data) == ["1", "2", "3", "4", "5", "6", "7", "8"])
+    }
+
     @Test func finishStreamKeepsTheIDAndTimeForTheNextStream() throws {
         var parser = ServerSentEventParser()
         let first = try parser.parse(Data("retry: 300\nid: 5\ndata: a\n\nid: 6\ndata: cut off".utf8))

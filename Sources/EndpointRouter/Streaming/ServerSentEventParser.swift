@@ -185,7 +185,13 @@ public struct ServerSentEventParser: Sendable {
         case .event:
             // Streams repeat a few event types: the last one's text is reused when its bytes match,
             // saving a UTF-8 decode per event.
-            if value.elementsEqual(lastEventTypeBytes) {
+            let repeated =
+                value.count == lastEventTypeBytes.count
+                && lastEventTypeBytes.withUnsafeBytes { last in
+                    guard let lastBytes = last.baseAddress, let bytes = value.baseAddress else { return value.isEmpty }
+                    return memcmp(lastBytes, bytes, value.count) == 0
+                }
+            if repeated {
                 eventTypeBuffer = lastEventType
             } else {
                 eventTypeBuffer = String(decoding: value, as: UTF8.self)
