@@ -170,9 +170,12 @@ struct StreamingConformanceTests {
                 #expect(clock.now >= end)
                 // Back-pressure reaches the server: it sent at most the buffer and the socket buffers ahead.
                 #expect(sent <= Int64(consumedBytes + limits.bufferSize + slack))
-            } else if let outcome {
+            } else if let outcome, !(received == 0 && outcome == .timedOut) {
                 #expect(outcome == .responseTooLarge(limit: limits.bufferSize))
             }
+            // Beside the rest of the suite, corelibs' one queue can be busy with other tests' bodies for
+            // longer than the head's deadline: a stream that never started (no event, `.timedOut`) says
+            // nothing about the buffer, and its memory is still checked above.
         }
     }
 
