@@ -9,6 +9,8 @@ import Testing
 final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
     enum Step: Sendable {
         case piece(String)
+        /// Bytes that need not be UTF-8.
+        case raw([UInt8])
         case pause(Duration)
         case fail(HTTPClientError)
     }
@@ -56,12 +58,15 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
             if case .fail(let error) = script.first { throw error }
             var headSent = false
             for step in script {
-                if !headSent, case .piece = step {
-                    try sink.receive(head)
+                switch step {
+                case .piece, .raw:
+                    if !headSent { try sink.receive(head) }
                     headSent = true
+                case .pause, .fail: break
                 }
                 switch step {
-                case .piece(let text): try await deliver(text, into: sink)
+                case .piece(let text): try await deliver(Data(text.utf8), into: sink)
+                case .raw(let bytes): try await deliver(Data(bytes), into: sink)
                 case .pause(let duration):
                     do { try await Task.sleep(for: duration) } catch { throw HTTPClientError.cancelled }
                 case .fail(let error): throw error
@@ -69,7 +74,7 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
             }
             if !headSent { try sink.receive(head) }
             while let endlessPiece {
-                try await deliver(endlessPiece, into: sink)
+                try await deliver(Data(endlessPiece.utf8), into: sink)
                 await Task.yield()
             }
             return head
@@ -79,11 +84,11 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    private func deliver(_ text: String, into sink: any ResponseBodySink) async throws(HTTPClientError) {
+    private func deliver(_ data: Data, into sink: any ResponseBodySink) async throws(HTTPClientError) {
         if waitsForDemand { try await sink.waitForDemand() }
         if Task.isCancelled { throw .cancelled }
-        counters.withLock { $0.produced += text.utf8.count }
-        try sink.write(Data(text.utf8))
+        counters.withLock { $0.produced += data.count }
+        try sink.write(data)
     }
 }
 

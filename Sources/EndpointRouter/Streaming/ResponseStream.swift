@@ -173,7 +173,20 @@ final class StreamReader<Element: Sendable> {
                 finished = true
                 throw .cancelled
             }
-            for (name, value) in framing.resumeHeaders { call.request.headers[name] = value }
+            for (name, value) in framing.resumeHeaders {
+                // The value is the server's (an event ID): one the request checks would refuse gets a
+                // message about the server, not the caller's "remove it", and ends the stream instead
+                // of resuming from the start, which would deliver every event again.
+                do throws(HTTPClientError) {
+                    try RequestChecks.checkHeader(name: name, value: value)
+                } catch {
+                    finished = true
+                    throw .invalidHeader(
+                        "the server's last event ID holds a control character, so it cannot be sent back as '\(name)' and "
+                            + "the stream cannot resume where it stopped; the server must send IDs without control characters")
+                }
+                call.request.headers[name] = value
+            }
         } else {
             reconnections = 0
             deadline = limits.totalTimeout.map { Deadline.instant(after: $0) }
