@@ -133,10 +133,9 @@ struct ResponseStreamGuaranteeTests {
         let stamps = times.withLock { $0 }
         try #require(stamps.count == 5)
         let gaps = zip(stamps.dropFirst(), stamps).map { $0 - $1 }
-        // 20, 40, 80 and 160 ms asked; each gap at least what was asked, and the last at least
-        // twice the first, whatever the machine's speed.
+        // 20, 40, 80 and 160 ms asked: without the doubling the later gaps would be about 20 ms. Lower
+        // bounds only, so a slow machine cannot fail it.
         for (gap, asked) in zip(gaps, [20, 40, 80, 160]) { #expect(gap >= .milliseconds(asked), "waited \(gap), asked \(asked) ms") }
-        #expect(gaps[3] >= gaps[0] * 2)
         #expect(transport.requests.last?.headers["Last-Event-ID"] == "1")
     }
 
