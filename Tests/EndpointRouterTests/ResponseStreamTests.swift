@@ -169,6 +169,7 @@ struct ResponseStreamTests {
                 return
             }
             #expect(reason.contains("line 3"))
+            #expect(reason.contains("type mismatch at 'id': expected Int"), "\(reason)")
             #expect(!reason.contains("secret-token-value"))
             #expect(!error.localizedDescription.contains("secret-token-value"))
         }

@@ -66,25 +66,32 @@ extension ResponseDecoding {
 
 /// Writes a `DecodingError` as one sentence with the coding path, so the failing field is obvious.
 enum DecodingFailure {
-    static func describe(_ error: any Error, type: Any.Type, body: Data) -> String {
+    /// - Parameter quotingDecoder: whether the decoder's own descriptions follow the path; they can
+    ///   quote the input, so a stream's lines (anyone's data, and error texts end up in logs) leave
+    ///   them out.
+    static func describe(_ error: any Error, type: Any.Type, body: Data, quotingDecoder: Bool = true) -> String {
         if body.isEmpty {
             return "expected \(type) but the response body is empty; request EmptyResponse if no body is expected"
         }
         guard let decodingError = error as? DecodingError else {
-            return "\(error)"
+            return quotingDecoder ? "\(error)" : "it could not be decoded"
+        }
+        func detail(_ context: DecodingError.Context) -> String {
+            guard quotingDecoder else { return "" }
+            let underlying = context.underlyingError.map { " (\($0.localizedDescription))" } ?? ""
+            return "; \(context.debugDescription)\(underlying)"
         }
         switch decodingError {
         case .typeMismatch(let expected, let context):
-            return "type mismatch at \(path(context.codingPath)): expected \(expected); \(context.debugDescription)"
+            return "type mismatch at \(path(context.codingPath)): expected \(expected)\(detail(context))"
         case .valueNotFound(let expected, let context):
-            return "missing value at \(path(context.codingPath)): expected \(expected); \(context.debugDescription)"
+            return "missing value at \(path(context.codingPath)): expected \(expected)\(detail(context))"
         case .keyNotFound(let key, let context):
             return "missing key '\(key.stringValue)' at \(path(context.codingPath))"
         case .dataCorrupted(let context):
-            let underlying = context.underlyingError.map { " (\($0.localizedDescription))" } ?? ""
-            return "invalid data at \(path(context.codingPath)): \(context.debugDescription)\(underlying)"
+            return "invalid data at \(path(context.codingPath))\(detail(context))"
         @unknown default:
-            return "\(decodingError)"
+            return quotingDecoder ? "\(decodingError)" : "it could not be decoded"
         }
     }
 

@@ -162,22 +162,7 @@ final class StreamBodySink: ResponseBodySink, Sendable {
                 return nil
             }
             if let known { return try known.get() }
-            if Task.isCancelled {
-                close(.cancelled)
-                throw .cancelled
-            }
-            await withTaskCancellationHandler {
-                await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                    let waits = state.withLock { state -> Bool in
-                        guard state.head == nil, state.end == nil else { return false }
-                        state.headWaiter = continuation
-                        return true
-                    }
-                    if !waits { continuation.resume() }
-                }
-            } onCancel: {
-                close(.cancelled)
-            }
+            try await park(until: .head)
         }
     }
 
@@ -222,22 +207,38 @@ final class StreamBodySink: ResponseBodySink, Sendable {
                 demand?.resume()
                 return try outcome.get()
             }
-            if Task.isCancelled {
-                close(.cancelled)
-                throw .cancelled
-            }
-            await withTaskCancellationHandler {
-                await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                    let waits = state.withLock { state -> Bool in
-                        guard state.firstPiece >= state.pieces.count, state.end == nil else { return false }
+            try await park(until: .piece)
+        }
+    }
+
+    /// What the consumer waits for.
+    private enum Arrival { case head, piece }
+
+    /// Suspends the consumer until the transport's side delivers `arrival` or ends, unless it already
+    /// did. Cancelling the consuming task closes the stream, and with it the exchange.
+    private func park(until arrival: Arrival) async throws(HTTPClientError) {
+        if Task.isCancelled {
+            close(.cancelled)
+            throw .cancelled
+        }
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                let waits = state.withLock { state -> Bool in
+                    guard state.end == nil else { return false }
+                    switch arrival {
+                    case .head:
+                        guard state.head == nil else { return false }
+                        state.headWaiter = continuation
+                    case .piece:
+                        guard state.firstPiece >= state.pieces.count else { return false }
                         state.readerWaiter = continuation
-                        return true
                     }
-                    if !waits { continuation.resume() }
+                    return true
                 }
-            } onCancel: {
-                close(.cancelled)
+                if !waits { continuation.resume() }
             }
+        } onCancel: {
+            close(.cancelled)
         }
     }
 

@@ -111,29 +111,15 @@ struct JSONLineFraming<Value: Decodable & Sendable>: StreamFraming {
                 ?? EndpointResponse(
                     value: Data(), statusCode: 200, headers: HTTPHeaders(), data: Data(),
                     request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
-            throw .decodingFailed(head, "line \(lineNumber) of the stream is not a valid \(Value.self): \(Self.reason(error))")
+            throw .decodingFailed(
+                head,
+                "line \(lineNumber) of the stream is not a valid \(Value.self): \(DecodingFailure.describe(error, type: Value.self, body: Data(line), quotingDecoder: false))"
+            )
         }
     }
 
     private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
-    }
-
-    /// Where and how decoding failed, without the decoder's own text, which can quote the input.
-    private static func reason(_ error: any Error) -> String {
-        guard let decodingError = error as? DecodingError else { return "it could not be decoded" }
-        switch decodingError {
-        case .typeMismatch(let expected, let context):
-            return "type mismatch at \(DecodingFailure.path(context.codingPath)): expected \(expected)"
-        case .valueNotFound(let expected, let context):
-            return "missing value at \(DecodingFailure.path(context.codingPath)): expected \(expected)"
-        case .keyNotFound(let key, let context):
-            return "missing key '\(key.stringValue)' at \(DecodingFailure.path(context.codingPath))"
-        case .dataCorrupted(let context):
-            return "invalid JSON at \(DecodingFailure.path(context.codingPath))"
-        @unknown default:
-            return "it could not be decoded"
-        }
     }
 }
 
