@@ -173,6 +173,30 @@ struct RecordingKeyTests {
         }
     }
 
+    /// The same for an API key the middleware puts in the query (`Credential.query`): the recording
+    /// names the item with its value redacted, and a call with another key replays it.
+    @Test func anAPIKeyInTheQueryAddedByAMiddlewareIsRedactedAndReplaysForAnyKey() async throws {
+        try await withTemporaryDirectory { directory in
+            let recorder = RecordingTransport(wrapping: Self.credentialEchoingServer(), directory: directory)
+            let alice = KeyedAPI(key: "alice-query-key", inQuery: true)
+            #expect(try await withTransport(recorder) { try await alice.request(type: String.self).get() } == "anonymous")
+            let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            #expect(files.count == 1)
+            for file in files {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                #expect(!text.contains("alice-query-key"), "\(file.lastPathComponent)")
+                #expect(!file.lastPathComponent.contains("alice-query-key"))
+                #expect(text.contains("api_key=REDACTED"), "\(text.prefix(300))")
+            }
+
+            let replay = ReplayTransport(directory: directory)
+            let bob = KeyedAPI(key: "bob-query-key", inQuery: true)
+            #expect(try await withTransport(replay) { try await bob.request(type: String.self).get() } == "anonymous")
+            // Without a key the call is another request, with no recording.
+            #expect(await withTransport(replay) { await KeyedAPI(key: nil).request(type: String.self) }.failure != nil)
+        }
+    }
+
     /// A header only the recorder was told to redact is known to replay from the file alone: the
     /// request with it finds its recording, the request without it does not.
     @Test func aHeaderRedactedOnlyByTheRecorderStillSeparatesTheRecordings() async throws {
@@ -201,11 +225,13 @@ extension Result {
 private struct KeyedAPI: HTTPClient {
     static let host = "https://api.example.com"
     let key: String?
+    var inQuery = false
     var host: String { Self.host }
     var endpoint: String { "me" }
     var middlewares: [any HTTPMiddleware] {
         guard let key else { return [] }
-        let store = CredentialStore(credential: { .header(name: "X-API-Key", value: key) }, refresh: { _ in .failed })
+        let credential: Credential = inQuery ? .query(name: "api_key", value: key) : .header(name: "X-API-Key", value: key)
+        let store = CredentialStore(credential: { credential }, refresh: { _ in .failed })
         return [AuthorizationMiddleware(store, host: Self.host)]
     }
 }

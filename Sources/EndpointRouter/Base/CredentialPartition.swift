@@ -1,3 +1,5 @@
+import Foundation
+
 /// The credential a request carries, reduced to a key part that tells users apart without holding
 /// their secrets: what keeps the cache and the de-duplication from answering one user with another
 /// user's response. The one place that says which headers count as a credential for a stored or
@@ -26,10 +28,22 @@ package struct CredentialPartition: Sendable {
             .sorted { ($0.name, $0.value) < ($1.name, $1.value) }
     }
 
+    /// `url` without the query items named in `queryItems` (an ``AuthorizationMiddleware``'s
+    /// `Credential.query`), and those items, for the partition. `url` itself when there are none.
+    package static func splitCredentials(of url: URL, queryItems: Set<String>) -> (url: URL, credentials: [(name: String, value: String)]) {
+        guard !queryItems.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return (url, []) }
+        let (kept, taken) = Credential.splitQuery(components.percentEncodedQuery, taking: queryItems)
+        guard !taken.isEmpty else { return (url, []) }
+        components.percentEncodedQuery = kept.isEmpty ? nil : kept.joined(separator: "&")
+        // A query item's name cannot clash with a header's: "?" is not allowed in a header name.
+        return (components.url ?? url, taken.map { ("?" + $0.name, $0.value) })
+    }
+
     /// `""` for a request without credentials, else the hex HMAC-SHA256 of its credential pairs
-    /// under this instance's secret: equal for the same credentials, unrelated otherwise.
-    package func key(for request: HTTPRequest, extra: Set<String>) -> String {
-        let pairs = Self.credentials(of: request, extra: extra)
+    /// (headers, and the query items named in `queryItems`) under this instance's secret: equal for
+    /// the same credentials, unrelated otherwise.
+    package func key(for request: HTTPRequest, extra: Set<String>, queryItems: Set<String> = []) -> String {
+        let pairs = Self.credentials(of: request, extra: extra) + Self.splitCredentials(of: request.url, queryItems: queryItems).credentials
         guard !pairs.isEmpty else { return "" }
         // Length-prefixed, so that moving bytes between a name and a value changes the message.
         var message: [UInt8] = []

@@ -18,9 +18,9 @@ public struct Redaction: Sendable, Hashable {
     public static let placeholder = "<redacted>"
 
     /// Lower-cased names of the headers redacted: the credential headers and the configured ones.
-    public let headerNames: Set<String>
+    public private(set) var headerNames: Set<String>
     /// Lower-cased names of the query items whose values are redacted.
-    public let queryKeys: Set<String>
+    public private(set) var queryKeys: Set<String>
     /// Lower-cased keys whose values are redacted in JSON bodies (at any depth, in objects nested in
     /// objects and arrays) and in form-encoded bodies (together with ``queryKeys``).
     public let bodyKeys: Set<String>
@@ -35,6 +35,16 @@ public struct Redaction: Sendable, Hashable {
         headerNames = SensitiveHeaders.credentials.union(headers.map { $0.lowercased() })
         self.queryKeys = Set(queryKeys.map { $0.lowercased() })
         self.bodyKeys = Set(bodyKeys.map { $0.lowercased() })
+    }
+
+    /// This redaction with `headers` and `queryKeys` (any casing) redacted too: the credentials one
+    /// call carries under names of its own. Itself when both are empty, which is the common case.
+    package func adding(headers: Set<String>, queryKeys: Set<String>) -> Redaction {
+        guard !headers.isEmpty || !queryKeys.isEmpty else { return self }
+        var redaction = self
+        redaction.headerNames.formUnion(headers.map { $0.lowercased() })
+        redaction.queryKeys.formUnion(queryKeys.map { $0.lowercased() })
+        return redaction
     }
 
     /// Whether the value of the header `name` (any casing) is redacted.

@@ -53,13 +53,23 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
         return try await next(try fresh.authorize(request), Self.context(context, for: fresh))
     }
 
-    /// `context` telling the redirect follower to drop an API-key header on a redirect to another
-    /// origin, as it drops `Authorization`.
+    /// `context` naming where this credential went, so that the middlewares closer to the transport
+    /// treat it as they treat `Authorization`: the redirect follower drops an API-key header on a
+    /// redirect to another origin, logs and recordings redact it, and the cache partitions by it
+    /// without writing it into a key or a file.
     private static func context(_ context: RequestContext, for credential: Credential?) -> RequestContext {
-        guard case .header(let name, _) = credential else { return context }
-        var context = context
-        context.options.credentialHeaders.insert(name.lowercased())
-        return context
+        switch credential {
+        case .header(let name, _):
+            var context = context
+            context.options.credentialHeaders.insert(name.lowercased())
+            return context
+        case .query(let name, _):
+            var context = context
+            context.options.credentialQueryItems.insert(name)
+            return context
+        case .bearer, .basic, nil:
+            return context
+        }
     }
 }
 
@@ -77,5 +87,20 @@ extension EndpointOptions {
 }
 
 private enum CredentialHeaders: EndpointOptionKey {
+    static let defaultValue: Set<String> = []
+}
+
+extension EndpointOptions {
+    /// Names of the query items an ``AuthorizationMiddleware`` put a credential in (`Credential.query`),
+    /// exactly as written. Like ``credentialHeaders``: redacted in logs and recordings, and taken out of
+    /// the URL a cache entry is keyed and stored under, into its partition. Not public, for the same
+    /// reason.
+    package var credentialQueryItems: Set<String> {
+        get { self[CredentialQueryItems.self] }
+        set { self[CredentialQueryItems.self] = newValue }
+    }
+}
+
+private enum CredentialQueryItems: EndpointOptionKey {
     static let defaultValue: Set<String> = []
 }

@@ -18,8 +18,8 @@ import Foundation
 ///   revalidated before every use. `private` is stored (this is a private cache); `s-maxage` is for
 ///   shared caches and ignored.
 /// - Answers are partitioned by credential: a request carrying `Authorization`,
-///   `Proxy-Authorization`, `Cookie`, the header an ``AuthorizationMiddleware`` put its credential in
-///   (an API key) or a header the endpoint declared in ``RedirectPolicy/sensitiveHeaders`` is answered
+///   `Proxy-Authorization`, `Cookie`, the header or query item an ``AuthorizationMiddleware`` put its
+///   credential in (an API key; a query item is also taken out of the stored URL) or a header the endpoint declared in ``RedirectPolicy/sensitiveHeaders`` is answered
 ///   only from what was stored for the same values of those headers, and a request without them
 ///   never from what a credentialed one stored. The partition is an HMAC-SHA256 of the values under a
 ///   random key each ``ResponseCache`` holds in memory only: no credential is kept in a key or a file
@@ -63,7 +63,9 @@ public struct CachingMiddleware: HTTPMiddleware {
         else {
             return try await next(request, context)
         }
-        let key = cache.key(for: request, credentialHeaders: context.options.credentialHeaders)
+        let queryCredentials = context.options.credentialQueryItems
+        let key = cache.key(
+            for: request, credentialHeaders: context.options.credentialHeaders, credentialQueryItems: queryCredentials)
         let requestControl = CacheControl(request.headers)
         let stored = policy == .reloadIgnoringCache ? nil : cache.entry(for: key).flatMap { $0.matches(request) ? $0 : nil }
         guard let stored else {
@@ -80,7 +82,7 @@ public struct CachingMiddleware: HTTPMiddleware {
         if let modified = stored.headers["Last-Modified"] { conditional.headers["If-Modified-Since"] = modified }
         let response = try await next(conditional, context)
         guard response.statusCode == 304 else {
-            return store(response, for: request, key: key)
+            return store(response, for: request, key: key, hiding: queryCredentials)
         }
         let refreshed = Self.refreshed(stored, by: response, at: cache.now())
         if CacheControl(refreshed.headers).noStore {
@@ -94,12 +96,16 @@ public struct CachingMiddleware: HTTPMiddleware {
     private func fetch(_ request: HTTPRequest, context: RequestContext, next: Next, key: String) async throws(HTTPClientError)
         -> HTTPResponse
     {
-        store(try await next(request, context), for: request, key: key)
+        store(try await next(request, context), for: request, key: key, hiding: context.options.credentialQueryItems)
     }
 
-    /// Stores `response` when the rules allow; returns it unchanged either way.
-    private func store(_ response: HTTPResponse, for request: HTTPRequest, key: String) -> HTTPResponse {
-        if let entry = Self.storable(response, for: request, key: key, at: cache.now()) {
+    /// Stores `response` when the rules allow; returns it unchanged either way. The stored URL loses
+    /// the query items named in `queryCredentials`, as the key did.
+    private func store(_ response: HTTPResponse, for request: HTTPRequest, key: String, hiding queryCredentials: Set<String>)
+        -> HTTPResponse
+    {
+        if var entry = Self.storable(response, for: request, key: key, at: cache.now()) {
+            entry.url = entry.url.map { CredentialPartition.splitCredentials(of: $0, queryItems: queryCredentials).url }
             cache.store(entry)
         } else if CacheControl(response.headers).noStore || CacheControl(request.headers).noStore {
             cache.remove(key)

@@ -44,16 +44,36 @@ public enum Credential: Sendable, Hashable {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw .badURL("AuthorizationMiddleware cannot add the query credential '\(name)' to the request URL")
         }
-        let kept = (components.percentEncodedQuery ?? "").split(separator: "&", omittingEmptySubsequences: true).filter { item in
-            let key = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            return (key.removingPercentEncoding ?? key) != name
-        }
+        let kept = Self.splitQuery(components.percentEncodedQuery, taking: [name]).kept
         let added = PercentEncoding.encodeComponent(name) + "=" + PercentEncoding.encodeComponent(value)
-        components.percentEncodedQuery = (kept.map(String.init) + [added]).joined(separator: "&")
+        components.percentEncodedQuery = (kept + [added]).joined(separator: "&")
         guard let result = components.url else {
             throw .badURL("AuthorizationMiddleware cannot add the query credential '\(name)' to the request URL")
         }
         return result
+    }
+}
+
+extension Credential {
+    /// Splits an encoded query into the items not named in `names` (as encoded, in order) and the
+    /// decoded name and value of those that are. Names match exactly after percent-decoding, as
+    /// ``query(name:value:)`` writes them: the one rule for finding a query credential again.
+    package static func splitQuery(_ query: String?, taking names: Set<String>) -> (kept: [String], taken: [(name: String, value: String)])
+    {
+        var kept: [String] = []
+        var taken: [(name: String, value: String)] = []
+        for item in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let rawName = String(parts[0])
+            let name = rawName.removingPercentEncoding ?? rawName
+            guard names.contains(name) else {
+                kept.append(String(item))
+                continue
+            }
+            let rawValue = parts.count > 1 ? String(parts[1]) : ""
+            taken.append((name, rawValue.removingPercentEncoding ?? rawValue))
+        }
+        return (kept, taken)
     }
 }
 

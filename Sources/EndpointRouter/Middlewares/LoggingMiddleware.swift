@@ -18,7 +18,9 @@ import Foundation
 /// info: ← TodoAPI.todo #1 GET https://api.example.com/todos/1?api_key=<redacted> 200 in 84.2 ms, 83 bytes
 /// ```
 ///
-/// The credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`) and the
+/// The credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`), the
+/// header or query item an ``AuthorizationMiddleware`` closer to the caller put its credential in
+/// (an API key), the headers the endpoint declared in ``RedirectPolicy/sensitiveHeaders``, and the
 /// names configured in ``redaction`` are redacted in the lines, the metadata, the URL and the cURL
 /// command alike; a URL's user name and password are removed. Request bodies are written only when
 /// ``includesBodies`` is on, only if they are JSON or a form (whose keys can be redacted), and cut to
@@ -71,13 +73,17 @@ public struct LoggingMiddleware: HTTPMiddleware {
 
     /// Logs the request, passes it on, and logs the response or the error.
     public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        // The credentials this call carries under names of its own (an API key header or query item)
+        // are known only now, from the context.
+        let redaction = redaction.adding(
+            headers: context.options.credentialHeaders, queryKeys: context.options.credentialQueryItems)
         let url = redaction.url(request.url)
         let label = "\(context.endpointName) #\(context.attempt) \(request.method.rawValue) \(url)"
         var metadata = [
             "endpoint": context.endpointName, "method": request.method.rawValue, "url": url,
             "attempt": String(context.attempt),
         ]
-        sink.write(level, "→ " + label + requestDetails(request), metadata)
+        sink.write(level, "→ " + label + requestDetails(request, redaction: redaction), metadata)
         if curl {
             sink.write(level, CURLCommand.of(request, redaction: redaction), metadata)
         }
@@ -119,7 +125,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         }
     }
 
-    private func requestDetails(_ request: HTTPRequest) -> String {
+    private func requestDetails(_ request: HTTPRequest, redaction: Redaction) -> String {
         var details = ""
         if includesHeaders, !request.headers.fields.isEmpty {
             details +=

@@ -24,7 +24,8 @@ import Foundation
 /// unused entry (``removeAll()`` deletes them at once, for a sign-out). Keep one object per
 /// directory in a process, or two would count the same files against two budgets. The disk is a
 /// best-effort layer: a file that cannot be written or read is skipped, never an error for the call.
-/// The files hold the request URL (query included, like `URLCache`'s database) and the response
+/// The files hold the request URL (query included, like `URLCache`'s database, except the API key
+/// an ``AuthorizationMiddleware`` put in it) and the response
 /// without `Set-Cookie`: choose a directory only the app can read, such as its caches directory.
 public final class ResponseCache: Sendable {
     /// The cache used by every ``CachingMiddleware`` created without one: memory only, 10 MiB.
@@ -94,9 +95,12 @@ public final class ResponseCache: Sendable {
     }
 
     /// The key `request` is stored under: its URL and its credential partition, counting the headers
-    /// in `credentialHeaders` as credentials besides ``SensitiveHeaders/credentials``.
-    func key(for request: HTTPRequest, credentialHeaders: Set<String>) -> String {
-        Self.key(for: request.url, partition: partition.key(for: request, extra: credentialHeaders))
+    /// in `credentialHeaders` as credentials besides ``SensitiveHeaders/credentials``, and the query
+    /// items in `credentialQueryItems`, which are taken out of the URL so that no key, file name or
+    /// file holds the secret.
+    func key(for request: HTTPRequest, credentialHeaders: Set<String>, credentialQueryItems: Set<String> = []) -> String {
+        let url = CredentialPartition.splitCredentials(of: request.url, queryItems: credentialQueryItems).url
+        return Self.key(for: url, partition: partition.key(for: request, extra: credentialHeaders, queryItems: credentialQueryItems))
     }
 
     /// The entry stored for `key`, from memory or else from disk (then kept in memory too).

@@ -25,10 +25,12 @@ struct RecordingRedaction: Sendable {
         self.jsonKeys = Set(jsonKeys.map { $0.lowercased() })
     }
 
-    /// This redaction with `names` (any casing) redacted too: the headers a middleware or the
-    /// endpoint declared as credentials for one call.
-    func addingHeaders(_ names: Set<String>) -> RecordingRedaction {
-        RecordingRedaction(headers: extraHeaderNames.union(names), queryKeys: queryKeys, jsonKeys: jsonKeys)
+    /// This redaction with `headers` and `queryKeys` (any casing) redacted too: the headers and query
+    /// items a middleware or the endpoint declared as credentials for one call.
+    func adding(headers: Set<String>, queryKeys: Set<String>) -> RecordingRedaction {
+        guard !headers.isEmpty || !queryKeys.isEmpty else { return self }
+        return RecordingRedaction(
+            headers: extraHeaderNames.union(headers), queryKeys: self.queryKeys.union(queryKeys), jsonKeys: jsonKeys)
     }
 
     /// The credential headers are always redacted, from the list the library also strips on a

@@ -165,7 +165,7 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
         _ request: HTTPRequest, context: RequestContext, head: HTTPResponseHead, body: Data, chunks: [RecordedChunk]?, isCut: Bool
     ) throws(HTTPClientError) {
         // An API key a middleware added is a secret even when the test did not list its header.
-        let redaction = redaction.addingHeaders(context.options.credentialHeaders)
+        let redaction = redaction.adding(headers: context.options.credentialHeaders, queryKeys: context.options.credentialQueryItems)
         let file = directory.appendingPathComponent(RecordingKey.fileName(for: request, redaction: redaction))
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -65,7 +65,8 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
     {
         log.append(request, context: context)
         if Task.isCancelled { throw .cancelled }
-        let file = try recording(for: request, credentialHeaders: context.options.credentialHeaders)
+        let file = try recording(
+            for: request, credentialHeaders: context.options.credentialHeaders, credentialQueryItems: context.options.credentialQueryItems)
         let contents: Data
         do {
             contents = try Data(contentsOf: file)
@@ -126,10 +127,13 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
     public func removeAllCapturedRequests() { log.removeAll() }
 
     /// The file for `request`: its own name without redaction (but with the call's credential
-    /// headers), or else a file of the same method and path whose name comes out right once the
+    /// headers and query items), or else a file of the same method and path whose name comes out right once the
     /// query items, JSON members and headers that file shows as `REDACTED` are redacted.
-    private func recording(for request: HTTPRequest, credentialHeaders: Set<String>) throws(HTTPClientError) -> URL {
-        let plainName = RecordingKey.fileName(for: request, redaction: RecordingRedaction(headers: credentialHeaders))
+    private func recording(for request: HTTPRequest, credentialHeaders: Set<String>, credentialQueryItems: Set<String>)
+        throws(HTTPClientError) -> URL
+    {
+        let credentials = RecordingRedaction(headers: credentialHeaders, queryKeys: credentialQueryItems)
+        let plainName = RecordingKey.fileName(for: request, redaction: credentials)
         let plainFile = directory.appendingPathComponent(plainName)
         if FileManager.default.fileExists(atPath: plainFile.path) { return plainFile }
 
@@ -150,7 +154,8 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
                 .filter { !SensitiveHeaders.contains($0, extra: credentialHeaders) }
             guard !redactedQuery.isEmpty || !redactedJSON.isEmpty || !redactedHeaders.isEmpty else { continue }
             let redaction = RecordingRedaction(
-                headers: credentialHeaders.union(redactedHeaders), queryKeys: Set(redactedQuery), jsonKeys: redactedJSON)
+                headers: credentialHeaders.union(redactedHeaders), queryKeys: credentialQueryItems.union(redactedQuery),
+                jsonKeys: redactedJSON)
             if RecordingKey.fileName(for: request, redaction: redaction) == name {
                 return file
             }
