@@ -58,6 +58,23 @@ struct NamedCredentialTests {
         }
     }
 
+    @Test func aLoggingMiddlewareRedactsTheHeadersTheEndpointDeclaredSensitive() async throws {
+        let lines = Locked<[String]>([])
+        var endpoint = MiddlewareEndpoint(
+            host: Self.host, endpoint: "me", headers: ["X-Session": Self.secret, "X-Trace": "visible"], transport: KeyEcho().transport,
+            middlewares: [
+                LoggingMiddleware(
+                    includesHeaders: true, curl: true, sink: LogSink { _, message, _ in lines.withLock { $0.append(message) } })
+            ])
+        endpoint.redirectPolicy = RedirectPolicy(sensitiveHeaders: ["x-session"])
+        _ = await endpoint.request(type: String.self)
+        let written = lines.withLock { $0 }
+        #expect(written.count == 3)
+        for line in written { #expect(!line.contains(Self.secret), "leaked: \(line)") }
+        #expect(written.first?.contains("X-Session: <redacted>") == true)
+        #expect(written.first?.contains("X-Trace: visible") == true)
+    }
+
     @Test func aQueryKeyIsNeitherInACacheKeyNorInAFileAndStillKeepsUsersApart() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("er-named-credential-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -104,5 +121,10 @@ struct NamedCredentialTests {
             of: try #require(URL(string: "https://h.example/x?api_key=1")), queryItems: ["api_key"])
         #expect(only.absoluteString == "https://h.example/x")
         #expect(CredentialPartition.splitCredentials(of: url, queryItems: []).url == url)
+        // A percent-encoded name is the same name once decoded, as the server reads it.
+        let encoded = try #require(URL(string: "https://h.example/x?api%5Fkey=s&a.b/c=1"))
+        let (plain, found) = CredentialPartition.splitCredentials(of: encoded, queryItems: ["api_key"])
+        #expect(plain.absoluteString == "https://h.example/x?a.b/c=1")
+        #expect(found.map(\.value) == ["s"])
     }
 }
