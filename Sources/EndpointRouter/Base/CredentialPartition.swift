@@ -40,10 +40,10 @@ package struct CredentialPartition: Sendable {
     }
 
     /// `""` for a request without credentials, else the hex HMAC-SHA256 of its credential pairs
-    /// (headers, and the query items named in `queryItems`) under this instance's secret: equal for
-    /// the same credentials, unrelated otherwise.
-    package func key(for request: HTTPRequest, extra: Set<String>, queryItems: Set<String> = []) -> String {
-        let pairs = Self.credentials(of: request, extra: extra) + Self.splitCredentials(of: request.url, queryItems: queryItems).credentials
+    /// (headers, and `queryCredentials`: the query items ``splitCredentials(of:queryItems:)`` took
+    /// out of its URL) under this instance's secret: equal for the same credentials, unrelated otherwise.
+    package func key(for request: HTTPRequest, extra: Set<String>, queryCredentials: [(name: String, value: String)] = []) -> String {
+        let pairs = Self.credentials(of: request, extra: extra) + queryCredentials
         guard !pairs.isEmpty else { return "" }
         // Length-prefixed, so that moving bytes between a name and a value changes the message.
         var message: [UInt8] = []

@@ -99,8 +99,8 @@ public final class ResponseCache: Sendable {
     /// items in `credentialQueryItems`, which are taken out of the URL so that no key, file name or
     /// file holds the secret.
     func key(for request: HTTPRequest, credentialHeaders: Set<String>, credentialQueryItems: Set<String> = []) -> String {
-        let url = CredentialPartition.splitCredentials(of: request.url, queryItems: credentialQueryItems).url
-        return Self.key(for: url, partition: partition.key(for: request, extra: credentialHeaders, queryItems: credentialQueryItems))
+        let (url, queryCredentials) = CredentialPartition.splitCredentials(of: request.url, queryItems: credentialQueryItems)
+        return Self.key(for: url, partition: partition.key(for: request, extra: credentialHeaders, queryCredentials: queryCredentials))
     }
 
     /// The entry stored for `key`, from memory or else from disk (then kept in memory too).
