@@ -19,11 +19,13 @@ import Testing
 // other URLSession tests (heads not in within 5 s, the 100,000-event reader falling 1 MiB behind), and
 // the memory figure is the whole process's, so a neighbour's transfer would be counted as the soak's.
 
-/// An endpoint on one test's server. The short `timeout` bounds getting the response head.
+/// An endpoint on one test's server. The `timeout` bounds getting the response head: well under the
+/// tests' time limit, yet long enough for a head that waits behind another suite's endless URLSession
+/// body (corelibs' sessions share one queue; CI once saw a head miss a 5 s deadline that way).
 struct StreamingEndpoint: HTTPClient, Sendable {
     var host: String
     var endpoint: String = "events"
-    var timeout: TimeInterval? = 5
+    var timeout: TimeInterval? = 15
     var transport: any HTTPTransport
     var middlewares: [any HTTPMiddleware] = []
 }
@@ -77,8 +79,9 @@ enum StreamStop: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
 @Suite("Streaming conformance: every live transport", .serialized)
 struct StreamingConformanceTests {
-    /// Limits short enough that a stalled stream fails a test quickly.
-    static let shortLimits = StreamLimits(idleTimeout: 5, totalTimeout: 50)
+    /// Limits short enough that a stalled stream fails a test within its time limit; the idle bound has
+    /// the head's margin, for the same reason (see ``StreamingEndpoint``).
+    static let shortLimits = StreamLimits(idleTimeout: 15, totalTimeout: 50)
 
     @Test(.timeLimit(.minutes(1)), arguments: TransportUnderTest.liveOnly)
     func aHundredThousandEventsArriveInOrderExactlyOnce(_ transport: TransportUnderTest) async throws {
@@ -87,7 +90,7 @@ struct StreamingConformanceTests {
         // A pushing transport (URLSession) fails the stream once its consumer is `bufferSize` behind, and a
         // debug-build consumer does fall 1 MiB behind this burst; a buffer holding all of it (about 3.4 MB)
         // keeps this test about order and completeness. The soak test covers the limit itself.
-        let limits = transport.pullsBody ? Self.shortLimits : StreamLimits(bufferSize: 16 * 1_048_576, idleTimeout: 5, totalTimeout: 50)
+        let limits = transport.pullsBody ? Self.shortLimits : StreamLimits(bufferSize: 16 * 1_048_576, idleTimeout: 15, totalTimeout: 50)
         let handler: @Sendable (RecordedRequest) -> ScriptedResponse = { .events(script, resumingFrom: $0) }
         try await transport.withStreamServer(handler) { server, live in
             let endpoint = StreamingEndpoint(host: server.baseURL, transport: live)
@@ -189,7 +192,7 @@ struct StreamingConformanceTests {
             let endpoint = StreamingEndpoint(host: server.baseURL, transport: live)
             var received = 0
             do throws(HTTPClientError) {
-                for try await _ in endpoint.events(limits: StreamLimits(maxElementSize: 1024, idleTimeout: 5)) { received += 1 }
+                for try await _ in endpoint.events(limits: StreamLimits(maxElementSize: 1024, idleTimeout: 15)) { received += 1 }
                 Issue.record("the stream ended without an error")
             } catch {
                 #expect(error == .responseTooLarge(limit: 1024))
@@ -239,7 +242,7 @@ struct StreamingConformanceTests {
                 stoppedAt = .now
                 reader.cancel()
                 let (received, error) = await reader.value
-                #expect(received >= 5)
+                #expect(received >= 5, "ended with \(String(describing: error)) after \(received) events")
                 // Cancelling either ends the loop or throws `.cancelled`; anything else is a failure.
                 #expect(error == nil || error == .cancelled, "ended with \(String(describing: error))")
             case .breakLoop:

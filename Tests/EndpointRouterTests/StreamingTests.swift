@@ -38,6 +38,7 @@ extension Serialized {
             defer { server.stop() }
             let transport = URLSessionTransport()
             let host = server.baseURL
+            var timings: [PromptCancel] = []
             for _ in 0..<3 {
                 let task = Task {
                     await TestEndpoint(host: host, endpoint: "endless", transport: transport).request(type: Data.self)
@@ -47,10 +48,29 @@ extension Serialized {
                 task.cancel()
                 let cancelReturned = ContinuousClock.now - cancelling
                 let result = await Self.value(of: task, within: 5)
-                let ended = ContinuousClock.now - cancelling
-                #expect(cancelReturned < .milliseconds(50), "cancel() blocked its caller for \(cancelReturned)")
                 #expect(result?.failure == .cancelled)
-                #expect(ended < .milliseconds(100), "ended \(ended) after cancel")
+                timings.append(PromptCancel(returned: cancelReturned, ended: ContinuousClock.now - cancelling))
+            }
+            PromptCancel.expectPrompt(timings)
+        }
+
+        /// How long `cancel()` held its caller and how long the call took to end, for one try.
+        ///
+        /// Judged on the best of several tries: a `cancel()` that waits for corelibs' queue behind an
+        /// endless body blocks on every try, while a 2-core CI machine running other suites can
+        /// preempt the test's thread for tens of milliseconds on any single one (CI saw 63 ms once).
+        struct PromptCancel {
+            var returned: Duration
+            var ended: Duration
+
+            static func expectPrompt(_ timings: [PromptCancel], sourceLocation: SourceLocation = #_sourceLocation) {
+                let returned = timings.map(\.returned)
+                let ended = timings.map(\.ended)
+                let best = (returned: returned.min() ?? .seconds(1), ended: ended.min() ?? .seconds(1))
+                #expect(best.returned < .milliseconds(50), "cancel() held its caller for \(returned)", sourceLocation: sourceLocation)
+                #expect(best.ended < .milliseconds(100), "the calls ended \(ended) after cancel", sourceLocation: sourceLocation)
+                // No single try may come near a hang, however loaded the machine.
+                #expect(ended.allSatisfy { $0 < .seconds(2) }, "the calls ended \(ended) after cancel", sourceLocation: sourceLocation)
             }
         }
 
@@ -58,19 +78,23 @@ extension Serialized {
             let server = try TestServer(response: .stream())
             defer { server.stop() }
             let endpoint = TestEndpoint(host: server.baseURL, endpoint: "endless")
-            let delivered = Locked<(Result<Data, HTTPClientError>, ContinuousClock.Instant)?>(nil)
-            let handle = endpoint.request(type: Data.self) { result in delivered.withLock { $0 = (result, .now) } }
-            try await Task.sleep(nanoseconds: 100_000_000)
-            let cancelling = ContinuousClock.now
-            handle.cancel()
-            #expect(ContinuousClock.now - cancelling < .milliseconds(50))
-            let limit = cancelling + .seconds(5)
-            while delivered.withLock({ $0 == nil }) && ContinuousClock.now < limit {
-                try await Task.sleep(nanoseconds: 2_000_000)
+            var timings: [PromptCancel] = []
+            for _ in 0..<3 {
+                let delivered = Locked<(Result<Data, HTTPClientError>, ContinuousClock.Instant)?>(nil)
+                let handle = endpoint.request(type: Data.self) { result in delivered.withLock { $0 = (result, .now) } }
+                try await Task.sleep(nanoseconds: 100_000_000)
+                let cancelling = ContinuousClock.now
+                handle.cancel()
+                let cancelReturned = ContinuousClock.now - cancelling
+                let limit = cancelling + .seconds(5)
+                while delivered.withLock({ $0 == nil }) && ContinuousClock.now < limit {
+                    try await Task.sleep(nanoseconds: 2_000_000)
+                }
+                let (result, at) = try #require(delivered.withLock { $0 })
+                #expect(result.failure == .cancelled)
+                timings.append(PromptCancel(returned: cancelReturned, ended: at - cancelling))
             }
-            let (result, at) = try #require(delivered.withLock { $0 })
-            #expect(result.failure == .cancelled)
-            #expect(at - cancelling < .milliseconds(100))
+            PromptCancel.expectPrompt(timings)
         }
 
         @Test func deadlineMidwayThroughAnEndlessBodyIsPrompt() async throws {
