@@ -135,30 +135,39 @@ struct TransportConformanceTests {
     @Test("6a Cancelling the task mid-body ends send with .cancelled within 50 ms", arguments: all)
     func cancellingMidBody(_ kind: TransportUnderTest) async throws {
         try await kind.withServed([.endless]) { served in
-            let sink = ProbeSink(keepsBody: false, pace: .milliseconds(2))
-            let request = try served.request(for: .endless)
-            let task = Task { await Self.send(served.transport, request, into: sink) }
-            guard await Self.eventually("the first piece of the body", { sink.writeCount > 0 }) else {
-                task.cancel()
-                return
+            var timings: [CancelTiming] = []
+            for _ in 0..<CancelTiming.tries {
+                let sink = ProbeSink(keepsBody: false, pace: .milliseconds(2))
+                let request = try served.request(for: .endless)
+                let task = Task { await Self.send(served.transport, request, into: sink) }
+                guard await Self.eventually("the first piece of the body", { sink.writeCount > 0 }) else {
+                    task.cancel()
+                    return
+                }
+                timings.append(try await Self.cancel(task, sink: sink, kind: kind, label: "6a mid-body"))
             }
-            try await Self.expectPromptCancellation(of: task, sink: sink, kind: kind, label: "6a mid-body")
+            CancelTiming.expectPrompt(timings)
         }
     }
 
     @Test("6b Cancelling the task before any answer ends send with .cancelled within 50 ms", arguments: holdingBack)
     func cancellingBeforeTheHead(_ kind: TransportUnderTest) async throws {
         try await kind.withServed([.silent]) { served in
-            let sink = ProbeSink()
-            let request = try served.request(for: .silent)
-            let task = Task { await Self.send(served.transport, request, into: sink) }
-            guard await Self.eventually("the request reaching the other end", { !served.requestsSeen().isEmpty }) else {
-                task.cancel()
-                return
+            var timings: [CancelTiming] = []
+            for _ in 0..<CancelTiming.tries {
+                let sink = ProbeSink()
+                let request = try served.request(for: .silent)
+                let seenBefore = served.requestsSeen().count
+                let task = Task { await Self.send(served.transport, request, into: sink) }
+                guard await Self.eventually("the request reaching the other end", { served.requestsSeen().count > seenBefore }) else {
+                    task.cancel()
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(20))  // well inside the wait for an answer
+                timings.append(try await Self.cancel(task, sink: sink, kind: kind, label: "6b before the head"))
+                #expect(sink.receiveCount == 0)
             }
-            try await Task.sleep(for: .milliseconds(20))  // well inside the wait for an answer
-            try await Self.expectPromptCancellation(of: task, sink: sink, kind: kind, label: "6b before the head")
-            #expect(sink.receiveCount == 0)
+            CancelTiming.expectPrompt(timings)
         }
     }
 
@@ -307,15 +316,36 @@ extension TransportConformanceTests {
         return true
     }
 
-    /// Cancels `task` and checks that `task.cancel()` returns, and `send` ends with `.cancelled`, each
-    /// within 50 ms.
-    static func expectPromptCancellation(
-        of task: Task<Outcome, Never>,
+    /// How long `task.cancel()` held its caller and how long `send` took to end after it, for one try.
+    ///
+    /// Judged on the best of ``tries``: a transport whose cancel waits for something (corelibs' queue
+    /// behind a body, a connection's close) is slow on every try, while a 2-core CI machine running
+    /// other suites beside this one can preempt the test's thread for tens of milliseconds on any
+    /// single try (CI once measured 63 ms for a `cancel()` that takes microseconds).
+    struct CancelTiming {
+        static let tries = 3
+        var returned: Duration
+        var ended: Duration
+
+        static func expectPrompt(_ timings: [CancelTiming], sourceLocation: SourceLocation = #_sourceLocation) {
+            let returned = timings.map(\.returned)
+            let ended = timings.map(\.ended)
+            #expect(timings.count == tries, sourceLocation: sourceLocation)
+            let best = (ended: ended.min() ?? .seconds(1), returned: returned.min() ?? .seconds(1))
+            #expect(best.ended < .milliseconds(50), "send ended \(ended) after task.cancel()", sourceLocation: sourceLocation)
+            #expect(best.returned < .milliseconds(50), "task.cancel() took \(returned)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Cancels `task`, checks that `send` ends with `.cancelled` (within 2 s, so a hang fails), and
+    /// answers how long `cancel()` and `send` took.
+    static func cancel(
+        _ task: Task<Outcome, Never>,
         sink: ProbeSink,
         kind: TransportUnderTest,
         label: String,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
+    ) async throws -> CancelTiming {
         let writesBefore = sink.writeCount
         let cancelledAt = ContinuousClock.now
         task.cancel()
@@ -328,12 +358,11 @@ extension TransportConformanceTests {
         #expect(
             outcome.error == .cancelled, "send ended with \(String(describing: outcome.result))",
             sourceLocation: sourceLocation)
-        #expect(ended < .milliseconds(50), "send ended \(ended) after task.cancel()", sourceLocation: sourceLocation)
-        #expect(cancelReturned < .milliseconds(50), "task.cancel() took \(cancelReturned)", sourceLocation: sourceLocation)
         try await Task.sleep(for: .milliseconds(50))
         print(
             "conformance \(label) [\(kind.name)]: task.cancel() returned in \(cancelReturned), send ended "
                 + "\(ended) after it; \(writesBefore) pieces before the cancel, \(sink.callsAfterSealing) after send returned")
+        return CancelTiming(returned: cancelReturned, ended: ended)
     }
 }
 
