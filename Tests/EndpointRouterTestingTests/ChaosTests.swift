@@ -55,6 +55,7 @@ struct ChaosTests {
             fastEndlessBodies: fastEndlessBodies)
         let report = ChaosReport()
 
+        await MemorySampler.settle()
         let sampler = MemorySampler()
         sampler.start()
         let started = ContinuousClock.now

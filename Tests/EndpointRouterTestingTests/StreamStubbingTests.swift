@@ -145,40 +145,6 @@ struct StreamStubbingTests {
         #expect(result == .success(body))
     }
 
-    @Test func aStreamIsRecordedAndReplayedAtOnceOrAtItsPace() async throws {
-        let directory = temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let stub = StubTransport().on(
-            .get, "/chat",
-            respond: .stream(
-                [.chunk("data: a\n\n"), .pause(0.3), .chunk("data: b\n\n"), .pause(0.2), .chunk("data: c\n\n")],
-                headers: ["Content-Type": "text/event-stream"]))
-        let recorder = RecordingTransport(wrapping: stub, directory: directory, recordsChunkTiming: true)
-        let recorded = await withTransport(recorder) { await drain(ChatAPI.chat.events()) }
-        #expect(recorded.error == nil)
-        #expect(recorded.elements.map(\.data) == ["a", "b", "c"])
-        await recorder.waitForRecordings()
-
-        let file = directory.appendingPathComponent(
-            recorder.fileName(for: HTTPRequest(url: try #require(URL(string: "https://chat.example.com/chat")))))
-        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-        #expect(text.contains("### chunk 9 bytes after"))
-
-        let atOnce = ReplayTransport(directory: directory)
-        let start = ContinuousClock.now
-        let fast = await withTransport(atOnce) { await drain(ChatAPI.chat.events()) }
-        #expect(fast.error == nil)
-        #expect(fast.elements.map(\.data) == ["a", "b", "c"])
-        #expect(seconds(since: start) < 0.5)
-
-        let paced = ReplayTransport(directory: directory, replaysChunkTiming: true)
-        let pacedStart = ContinuousClock.now
-        let slow = await withTransport(paced) { await drain(ChatAPI.chat.events()) }
-        #expect(slow.error == nil)
-        #expect(slow.elements.map(\.data) == ["a", "b", "c"])
-        #expect(seconds(since: pacedStart) >= 0.5 - 0.05)
-    }
-
     @Test func aStreamItsConsumerLeftIsRecordedCutAndReplaysUpToTheCut() async throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -238,6 +204,47 @@ struct StreamStubbingTests {
         let cancelledStart = ContinuousClock.now
         #expect(await task.value == .failure(.cancelled))
         #expect(seconds(since: cancelledStart) < 10)
+    }
+}
+
+extension Serialized {
+    /// A replay at once against a replay at the recorded pace: the first must end well under the
+    /// recording's 0.5 s of pauses, a wall-clock bound, so CI runs it alone (see `Serialized`).
+    @Suite("Stream replay timing", .timeLimit(.minutes(1)))
+    struct StreamReplayTimingTests {
+        @Test func aStreamIsRecordedAndReplayedAtOnceOrAtItsPace() async throws {
+            let directory = temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let stub = StubTransport().on(
+                .get, "/chat",
+                respond: .stream(
+                    [.chunk("data: a\n\n"), .pause(0.3), .chunk("data: b\n\n"), .pause(0.2), .chunk("data: c\n\n")],
+                    headers: ["Content-Type": "text/event-stream"]))
+            let recorder = RecordingTransport(wrapping: stub, directory: directory, recordsChunkTiming: true)
+            let recorded = await withTransport(recorder) { await drain(ChatAPI.chat.events()) }
+            #expect(recorded.error == nil)
+            #expect(recorded.elements.map(\.data) == ["a", "b", "c"])
+            await recorder.waitForRecordings()
+
+            let file = directory.appendingPathComponent(
+                recorder.fileName(for: HTTPRequest(url: try #require(URL(string: "https://chat.example.com/chat")))))
+            let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            #expect(text.contains("### chunk 9 bytes after"))
+
+            let atOnce = ReplayTransport(directory: directory)
+            let start = ContinuousClock.now
+            let fast = await withTransport(atOnce) { await drain(ChatAPI.chat.events()) }
+            #expect(fast.error == nil)
+            #expect(fast.elements.map(\.data) == ["a", "b", "c"])
+            #expect(seconds(since: start) < 0.5)
+
+            let paced = ReplayTransport(directory: directory, replaysChunkTiming: true)
+            let pacedStart = ContinuousClock.now
+            let slow = await withTransport(paced) { await drain(ChatAPI.chat.events()) }
+            #expect(slow.error == nil)
+            #expect(slow.elements.map(\.data) == ["a", "b", "c"])
+            #expect(seconds(since: pacedStart) >= 0.5 - 0.05)
+        }
     }
 }
 

@@ -128,6 +128,7 @@ struct StreamingConformanceTests {
         let handler: @Sendable (RecordedRequest) -> ScriptedResponse = { .events(script, resumingFrom: $0) }
         try await transport.withStreamServer(handler) { server, live in
             let endpoint = StreamingEndpoint(host: server.baseURL, transport: live)
+            await MemorySampler.settle()
             let sampler = MemorySampler()
             sampler.start()
             let clock = ContinuousClock()

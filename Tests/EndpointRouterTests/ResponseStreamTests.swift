@@ -218,50 +218,6 @@ struct ResponseStreamTests {
         try await waitUntil { transport.cancelled == 1 }
     }
 
-    @Test func cancellingTheConsumingTaskThrowsCancelledAndClosesTheExchange() async throws {
-        let transport = ScriptedStreamTransport { _, _ in [.piece("data: one\n\n"), .pause(.seconds(30))] }
-        let endpoint = Self.endpoint(transport)
-        let consumer = Task { () -> HTTPClientError? in
-            do {
-                for try await _ in endpoint.events() {}
-                return nil
-            } catch let error as HTTPClientError {
-                return error
-            } catch {
-                return nil
-            }
-        }
-        try await Task.sleep(for: .milliseconds(200))
-        let cancelledAt = ContinuousClock.now
-        consumer.cancel()
-        #expect(await consumer.value == .cancelled)
-        #expect(ContinuousClock.now - cancelledAt < .milliseconds(500))
-        try await waitUntil { transport.cancelled == 1 }
-    }
-
-    @Test func anIdleStreamTimesOutButASlowConsumerDoesNotCountAsIdle() async throws {
-        let idle = ScriptedStreamTransport { _, _ in [.piece("data: one\n\n"), .pause(.seconds(30))] }
-        let start = ContinuousClock.now
-        var events = 0
-        do {
-            for try await _ in Self.endpoint(idle).events(limits: StreamLimits(idleTimeout: 0.3)) { events += 1 }
-            Issue.record("expected .timedOut")
-        } catch {
-            #expect(error == .timedOut)
-        }
-        #expect(events == 1)
-        #expect(ContinuousClock.now - start < .seconds(3))
-
-        // The consumer sleeps longer than the idle timeout while the transport waits for demand.
-        let busy = ScriptedStreamTransport { _, _ in (0..<40).map { _ in .piece("data: \(String(repeating: "y", count: 200))\n\n") } }
-        var slow = 0
-        for try await _ in Self.endpoint(busy).events(limits: StreamLimits(bufferSize: 1024, idleTimeout: 0.2)) {
-            slow += 1
-            if slow % 10 == 0 { try await Task.sleep(for: .milliseconds(400)) }
-        }
-        #expect(slow == 40)
-    }
-
     @Test func anOversizedEventEndsTheStreamWithResponseTooLarge() async throws {
         let transport = ScriptedStreamTransport(endlessPiece: "data: " + String(repeating: "z", count: 8 * 1024) + "\n") { _, _ in
             [.piece("data: small\n\n")]

@@ -116,6 +116,7 @@ extension Serialized {
         @Test func largeBodyOverTheLimitFailsWithBoundedMemory() async throws {
             let server = try TestServer(response: .stream(total: 200 * Int64(Self.mebibyte)))
             defer { server.stop() }
+            await MemorySampler.settle()
             let sampler = MemorySampler()
             sampler.start()
             let result = await TestEndpoint(host: server.baseURL, endpoint: "big", maxResponseSize: 8 * Self.mebibyte)
@@ -131,6 +132,7 @@ extension Serialized {
             let bomb = try await offThePool { try ScriptedResponse.gzipBomb(expandedBytes: 256 * Self.mebibyte) }
             let server = try TestServer(response: .status(200, headers: [("Content-Encoding", "gzip")], body: bomb))
             defer { server.stop() }
+            await MemorySampler.settle()
             let sampler = MemorySampler()
             sampler.start()
             let result = await TestEndpoint(host: server.baseURL, endpoint: "bomb", maxResponseSize: 8 * Self.mebibyte)

@@ -61,6 +61,7 @@ extension Serialized {
             try await Self.withFolder { folder in
                 let destination = folder.appendingPathComponent("big.bin")
                 let progress = ProgressLog()
+                await MemorySampler.settle()
                 let sampler = MemorySampler()
                 sampler.start()
                 let result = await TestEndpoint(host: server.baseURL, endpoint: "big", timeout: 60)
@@ -160,6 +161,7 @@ extension Serialized {
                 }
 
                 let progress = ProgressLog()
+                await MemorySampler.settle()
                 let sampler = MemorySampler()
                 sampler.start()
                 let result = await TestEndpoint(

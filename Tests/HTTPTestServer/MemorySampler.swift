@@ -47,6 +47,31 @@ public final class MemorySampler: Sendable {
         return max(0, results.peakBytes - results.baselineBytes)
     }
 
+    /// Waits until the process's resident memory has held within 1 MiB for `quietFor`, at most `atMost`,
+    /// and returns how long it waited.
+    ///
+    /// Call it before ``start()``: the figure is the process's, so a transfer an earlier test abandoned
+    /// (corelibs keeps reading an abandoned fast body on its one work queue until the socket closes)
+    /// would otherwise count against the test that measures next. A figure stands for the test's own
+    /// transfer only when the process is quiet when it starts.
+    @discardableResult
+    public static func settle(quietFor: Duration = .milliseconds(300), atMost: Duration = .seconds(10)) async -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var window: [(at: ContinuousClock.Instant, bytes: Int)] = []
+        while clock.now - start < atMost {
+            let now = clock.now
+            window.append((now, residentBytes()))
+            window.removeAll { now - $0.at > quietFor }
+            if let first = window.first, now - first.at >= quietFor - .milliseconds(20) {
+                let sizes = window.map(\.bytes)
+                if let low = sizes.min(), let high = sizes.max(), high - low < 1024 * 1024 { break }
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return clock.now - start
+    }
+
     /// The process's current resident set size in bytes (`VmRSS` on Linux), or 0 if it cannot be read.
     public static func residentBytes() -> Int {
         #if os(Linux)
