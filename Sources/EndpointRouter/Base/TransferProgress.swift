@@ -24,6 +24,6 @@ public struct TransferProgress: Sendable, Hashable {
     /// `completedBytes / expectedBytes` in `0...1`, or `nil` when the total is unknown.
     public var fractionCompleted: Double? {
         guard let expectedBytes, expectedBytes > 0 else { return nil }
-        return min(1, Double(completedBytes) / Double(expectedBytes))
+        return min(1, max(0, Double(completedBytes) / Double(expectedBytes)))
     }
 }

@@ -50,7 +50,7 @@ public struct RetryPolicy: Sendable, Hashable {
             .networkConnectionLost, .timedOut, .notConnectedToInternet,
             .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
         ],
-        retryableMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
+        retryableMethods: Set<HTTPMethod> = Set(HTTPMethod.allCases.filter(\.isIdempotent))
     ) {
         self.maximumAttempts = maximumAttempts
         self.baseDelay = baseDelay
@@ -76,7 +76,8 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// The largest backoff before retry number `retry`: `min(maximumDelay, baseDelay × 2^(retry − 1))`.
     public func backoffCeiling(beforeRetry retry: Int) -> Duration {
-        let doublings = min(max(retry - 1, 0), 40)
+        // `retry - 1` would overflow for `Int.min`: a caller's number, so no arithmetic on it.
+        let doublings = retry <= 1 ? 0 : min(retry - 1, 40)
         let base = Self.nanoseconds(baseDelay)
         let cap = Self.nanoseconds(maximumDelay)
         guard base > 0, cap > 0 else { return .zero }
@@ -107,6 +108,7 @@ public struct RetryPolicy: Sendable, Hashable {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0 else { return 0 }
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max / 2 : whole + attoseconds / 1_000_000_000
+        let (total, overflowAdding) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflow || overflowAdding ? .max / 2 : total
     }
 }

@@ -89,7 +89,10 @@ extension HTTPClient {
         framing: @escaping @Sendable () -> some StreamFraming<Element>
     ) -> ResponseStream<Element> {
         let overrides = CallOverrides(headers: headers, middlewares: middlewares)
-        let call = Result { () throws(HTTPClientError) in try Call(self, overrides) }
+        let call: Result<Call, HTTPClientError> =
+            if let problem = limits.problem { .failure(problem) } else {
+                Result { () throws(HTTPClientError) in try Call(self, overrides) }
+            }
         return ResponseStream(call: call, limits: limits, reconnect: reconnect, framing: { framing() })
     }
 }

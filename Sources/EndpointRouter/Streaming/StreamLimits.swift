@@ -5,16 +5,22 @@ import Foundation
 /// total deadline of `request(type:)`: a stream may never end, so what is bounded is one element,
 /// the bytes read ahead of the consumer, and the silence between bytes.
 ///
+/// Limits are given per call; an API that wants the same ones everywhere keeps them in a constant:
+///
 /// ```swift
-/// enum ChatAPI: HTTPClient {
-///     …
-///     var streamLimits: StreamLimits { StreamLimits(maxElementSize: 4 * 1024 * 1024, idleTimeout: 120) }
+/// extension ChatAPI {
+///     static let streamLimits = StreamLimits(maxElementSize: 4 * 1024 * 1024, idleTimeout: 120)
 /// }
-/// for try await event in ChatAPI.completions(prompt).events(limits: StreamLimits(totalTimeout: 600)) { … }
+/// for try await event in ChatAPI.completions(prompt).events(limits: ChatAPI.streamLimits) { … }
 /// ```
 ///
 /// The endpoint's ``HTTPClient/timeout`` still bounds getting the response head, middlewares and
 /// retries included.
+///
+/// A value that cannot be a limit — a size of zero or less, a timeout that is not a positive finite
+/// number of seconds (NaN, infinity, zero, negative) — makes the stream throw `.encodingFailed`
+/// naming the limit at its first element, before anything is sent (`nil` is the way to say "no
+/// limit"). Timeouts above about 31 years are capped there, as the endpoint's `timeout` is.
 public struct StreamLimits: Sendable, Hashable {
     /// Bytes the transport reads ahead of the consumer at most: 1 MiB unless set. A transport that
     /// cannot pause its reading (URLSession) fails the stream with `.responseTooLarge` when the
@@ -40,5 +46,24 @@ public struct StreamLimits: Sendable, Hashable {
         self.maxElementSize = maxElementSize
         self.idleTimeout = idleTimeout
         self.totalTimeout = totalTimeout
+    }
+}
+
+extension StreamLimits {
+    /// Why these limits cannot be used, or `nil`; see the type's description.
+    var problem: HTTPClientError? {
+        if bufferSize <= 0 {
+            return .encodingFailed("StreamLimits.bufferSize \(bufferSize) is not a positive number of bytes")
+        }
+        if let maxElementSize, maxElementSize <= 0 {
+            return .encodingFailed(
+                "StreamLimits.maxElementSize \(maxElementSize) is not a positive number of bytes; use nil for no element limit")
+        }
+        for (name, seconds) in [("idleTimeout", idleTimeout), ("totalTimeout", totalTimeout)] {
+            if let seconds, !(seconds > 0 && seconds.isFinite) {
+                return .encodingFailed("StreamLimits.\(name) \(seconds) is not a positive number of seconds; use nil for no limit")
+            }
+        }
+        return nil
     }
 }
