@@ -139,6 +139,84 @@ struct ResponseStreamGuaranteeTests {
         #expect(transport.requests.last?.headers["Last-Event-ID"] == "1")
     }
 
+    /// A POST stream (a chat completion) is not sent again on its own, whether its body ends or its
+    /// connection is lost: the rule of retries (`RetryPolicy`, RFC 9110 §9.2.2) holds for reconnection.
+    @Test(arguments: [HTTPMethod.post, .patch], [false, true])
+    func aNonIdempotentStreamIsNeverSentAgain(_ method: HTTPMethod, _ connectionLost: Bool) async throws {
+        let transport = ScriptedStreamTransport { _, _ in
+            [.piece("data: answer\n\n")] + (connectionLost ? [.fail(.transport(URLError(.networkConnectionLost)))] : [])
+        }
+        var endpoint = Self.endpoint(transport, [], 5)
+        endpoint.method = method
+        endpoint.body = .json(["prompt": "hi"])
+        var events: [String] = []
+        var thrown: HTTPClientError?
+        do {
+            for try await event in endpoint.events(reconnect: .automatic(maxAttempts: 5, initialDelay: .milliseconds(5))) {
+                events.append(event.data)
+            }
+        } catch {
+            thrown = error
+        }
+        #expect(events == ["answer"])
+        #expect(transport.requests.count == 1, "\(method) sent \(transport.requests.count) times")
+        #expect(thrown == (connectionLost ? .transport(URLError(.networkConnectionLost)) : nil))
+    }
+
+    /// An endpoint that says its POST may be repeated (it carries an idempotency key) reconnects.
+    @Test func aPOSTStreamTheEndpointMarksRetryableReconnects() async throws {
+        let transport = ScriptedStreamTransport { _, number in [.piece("data: \(number)\n\n")] }
+        var endpoint = MiddlewareEndpoint(host: "https://stream.example.com", endpoint: "events", transport: transport)
+        endpoint.method = .post
+        endpoint.body = .json(["prompt": "hi"])
+        endpoint.options.retryable = true
+        var events: [String] = []
+        for try await event in endpoint.events(reconnect: .automatic(maxAttempts: 2, initialDelay: .milliseconds(5))) {
+            events.append(event.data)
+            if events.count == 3 { break }
+        }
+        #expect(events == ["1", "2", "3"])
+        #expect(transport.requests.count == 3)
+    }
+
+    /// A server that answers 2xx and ends at once, again and again, is met with waits that double and
+    /// then `maxAttempts`, not a loop: a head alone does not reset the count (20 POSTs in 2 s before).
+    @Test func aStreamThatEndsAtOnceEveryTimeStopsAfterMaxAttemptsWithGrowingWaits() async throws {
+        let times = Locked<[ContinuousClock.Instant]>([])
+        let transport = ScriptedStreamTransport { _, _ in
+            times.withLock { $0.append(.now) }
+            return []
+        }
+        var events = 0
+        let started = ContinuousClock.now
+        for try await _ in Self.endpoint(transport, [], 10).events(
+            reconnect: .automatic(maxAttempts: 3, initialDelay: .milliseconds(20), maximumDelay: .seconds(1)))
+        {
+            events += 1
+        }
+        #expect(events == 0)
+        let stamps = times.withLock { $0 }
+        #expect(stamps.count == 4, "the first request and 3 reconnections, then the end")
+        let gaps = zip(stamps.dropFirst(), stamps).map { $0 - $1 }
+        for (gap, asked) in zip(gaps, [20, 40, 80]) { #expect(gap >= .milliseconds(asked), "waited \(gap), asked \(asked) ms") }
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    /// Each connection that brings an event resets the count: a GET feed that delivers and closes goes
+    /// on past `maxAttempts`, as an `EventSource` does.
+    @Test func anEventResetsTheReconnectionCount() async throws {
+        let transport = ScriptedStreamTransport { _, number in [.piece("id: \(number)\ndata: \(number)\n\n")] }
+        var events: [String] = []
+        for try await event in Self.endpoint(transport, [], 10).events(
+            reconnect: .automatic(maxAttempts: 1, initialDelay: .milliseconds(5)))
+        {
+            events.append(event.data)
+            if events.count == 4 { break }
+        }
+        #expect(events == ["1", "2", "3", "4"])
+        #expect(transport.requests.last?.headers["Last-Event-ID"] == "3")
+    }
+
     @Test func anEmptyIDStopsSendingLastEventID() async throws {
         let transport = ScriptedStreamTransport { _, number in
             switch number {

@@ -23,6 +23,17 @@ public enum HTTPMethod: String, Sendable, CaseIterable {
     /// Changes part of a resource.
     case patch = "PATCH"
 
+    /// Whether sending the request twice has the effect of sending it once (RFC 9110, section 9.2.2):
+    /// GET, HEAD, PUT, DELETE, OPTIONS and TRACE. The one rule for what the library may send again on
+    /// its own — a retry (``RetryPolicy/retryableMethods``), a stream's reconnection
+    /// (``ReconnectPolicy``) — unless the endpoint says otherwise with ``EndpointOptions/retryable``.
+    public var isIdempotent: Bool {
+        switch self {
+        case .get, .head, .put, .delete, .options, .trace: true
+        case .post, .patch, .connect: false
+        }
+    }
+
     /// Whether `.automatic` parameter encoding puts parameters into the URL query for this method.
     ///
     /// These are the methods whose requests conventionally carry no body.

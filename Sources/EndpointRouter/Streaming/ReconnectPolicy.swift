@@ -8,15 +8,26 @@ import Foundation
 /// ```
 ///
 /// A reconnection waits the server's `retry` (or ``initialDelay`` when it sent none), doubled after
-/// each failed attempt and never more than ``maximumDelay``, then sends the request again with
-/// `Last-Event-ID`, and the same sequence goes on. It happens when the body ends, when the
-/// connection is lost or goes idle, and when the connection cannot be made; it does not when the
-/// server answers a non-2xx status (the sequence throws `.unacceptableStatusCode`) or `204 No
-/// Content` (the sequence ends: the spec's way for a server to say "stop"), nor for an event over
-/// the size limit, a total timeout or a cancellation.
+/// each attempt that brought no event and never more than ``maximumDelay``, then sends the request
+/// again with `Last-Event-ID`, and the same sequence goes on.
+///
+/// Exactly when a stream reconnects:
+/// - only if its request may be sent again on its own: an idempotent method (a GET, as
+///   `EventSource` sends; see ``HTTPMethod/isIdempotent``), or an endpoint that sets
+///   ``EndpointOptions/retryable`` to `true`, the rule ``RetryMiddleware`` follows. A POST stream
+///   (a chat completion) is never sent twice unless its endpoint says so: its body's end, or a lost
+///   connection, ends the sequence (with the error, if there was one);
+/// - when the body ends, when the connection is lost or goes idle, and when the connection cannot
+///   be made;
+/// - not when the server answers a non-2xx status (the sequence throws `.unacceptableStatusCode`) or
+///   `204 No Content` (the sequence ends: the spec's way for a server to say "stop"), nor for an
+///   event over the size limit, a total timeout or a cancellation;
+/// - at most ``maxAttempts`` times in a row without an event between them: a server that answers
+///   2xx and ends at once, again and again, gets waits that double and then the end of the
+///   sequence, not a loop. An event resets the count and the wait.
 public struct ReconnectPolicy: Sendable, Hashable {
-    /// Reconnections in a row, without a connection that got a 2xx head between them, before the
-    /// sequence throws the last error; 0 never reconnects.
+    /// Reconnections in a row, without an event between them, before the sequence ends (throwing the
+    /// last error, if the last connection failed); 0 never reconnects.
     public var maxAttempts: Int
     /// The wait before a reconnection when the server sent no `retry`.
     public var initialDelay: Duration
@@ -41,10 +52,15 @@ public struct ReconnectPolicy: Sendable, Hashable {
         self.maximumDelay = max(.zero, maximumDelay)
     }
 
-    /// The wait before reconnection number `attempt` (1 for the first after a good connection).
+    /// The longest wait honoured whatever the policy or the server asks (about 31 years, as for a
+    /// deadline), so that doubling and the clock's arithmetic stay finite.
+    static let longestDelay = Duration.seconds(1_000_000_000)
+
+    /// The wait before reconnection number `attempt` (1 for the first after an event).
     func delay(attempt: Int, requested: Duration?) -> Duration {
-        var delay = requested ?? initialDelay
-        for _ in 1..<max(1, min(attempt, 16)) where delay < maximumDelay { delay *= 2 }
-        return min(delay, maximumDelay)
+        let cap = min(maximumDelay, Self.longestDelay)
+        var delay = min(max(requested ?? initialDelay, .zero), cap)
+        for _ in 1..<max(1, min(attempt, 16)) where delay < cap { delay *= 2 }
+        return min(delay, cap)
     }
 }

@@ -84,15 +84,24 @@ final class StreamReader<Element: Sendable> {
     private var connection: (stream: StreamBodySink, observer: StreamObserver)?
     private var elements = 0
     private var finished = false
-    /// Reconnections made since the last connection with a 2xx head; `nil` before the first connection.
+    /// Reconnections made since a connection last delivered an element; `nil` before the first
+    /// connection. Not reset by a 2xx head alone: a server that answers and ends at once, again and
+    /// again, meets growing waits and the policy's attempts, not a loop.
     private var reconnections: Int?
+    /// Whether the request may be sent again on its own: an idempotent method, or the endpoint's
+    /// ``EndpointOptions/retryable`` (the rule a retry follows).
+    private let mayRepeat: Bool
     private var lastError: HTTPClientError?
     private var deadline: ContinuousClock.Instant?
 
     init(call: Result<Call, HTTPClientError>, limits: StreamLimits, reconnect: ReconnectPolicy, framing: any StreamFraming<Element>) {
         switch call {
-        case .success(let call): self.call = call
-        case .failure(let error): failure = error
+        case .success(let call):
+            self.call = call
+            mayRepeat = call.options.retryable ?? call.request.method.isIdempotent
+        case .failure(let error):
+            failure = error
+            mayRepeat = false
         }
         self.limits = limits
         self.reconnect = reconnect
@@ -135,11 +144,17 @@ final class StreamReader<Element: Sendable> {
                 if let piece = try await stream.next() {
                     let before = pending.count
                     try framing.frame(piece, into: &pending)
-                    elements += pending.count - before
+                    if pending.count > before {
+                        elements += pending.count - before
+                        reconnections = 0
+                    }
                 } else {
                     let before = pending.count
                     try framing.finish(into: &pending)
-                    elements += pending.count - before
+                    if pending.count > before {
+                        elements += pending.count - before
+                        reconnections = 0
+                    }
                     endConnection(error: nil)
                     if !mayReconnect(after: nil) { finished = true }
                 }
@@ -194,7 +209,6 @@ final class StreamReader<Element: Sendable> {
         let observer = StreamObserver()
         switch await call.openStream(limits: limits, deadline: deadline, observer: observer) {
         case .success(let stream):
-            reconnections = 0
             elements = 0
             let head = stream.receivedHead ?? HTTPResponseHead(statusCode: 200)
             if head.statusCode == 204, reconnect.maxAttempts > 0 {
@@ -230,7 +244,7 @@ final class StreamReader<Element: Sendable> {
 
     /// Whether the stream goes on with a new connection after its body ended with `error`.
     private func mayReconnect(after error: HTTPClientError?) -> Bool {
-        guard reconnect.maxAttempts > 0 else { return false }
+        guard reconnect.maxAttempts > 0, mayRepeat else { return false }
         if let deadline, ContinuousClock.now >= deadline { return false }
         guard let error else { return true }
         return error.isConnectionLoss || error == .timedOut
