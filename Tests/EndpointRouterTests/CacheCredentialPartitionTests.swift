@@ -152,4 +152,51 @@ struct CacheCredentialPartitionTests {
         #expect(received.withLock { $0.last?.headers["If-None-Match"] } == "\"alice-key-v1\"")
         #expect(received.withLock { $0.count } == 3)
     }
+
+    /// `Vary` naming the credential headers (Django and Rails send `Vary: Cookie` by default): the
+    /// entry matches them through the credential partition and never holds their values — not in a
+    /// file, a file name or the entry in memory — while users stay apart and `Accept` still varies.
+    @Test func aVaryingCredentialIsMatchedByPartitionAndNeverStored() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let served = Locked(0)
+        let transport = ClosureTransport { request in
+            let page = served.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return HTTPResponse(
+                statusCode: 200,
+                headers: ["Cache-Control": "public, max-age=600", "Vary": "X-API-Key, Cookie, Authorization, Accept"],
+                body: Data("page \(page)".utf8))
+        }
+        let cache = makeCache(directory: directory)
+        func user(_ name: String, accept: String = "application/json") -> MiddlewareEndpoint {
+            MiddlewareEndpoint(
+                host: Self.host, endpoint: "me",
+                headers: ["Cookie": "sid=\(name)-cookie-SECRET", "Authorization": "Bearer \(name)-token-SECRET", "Accept": accept],
+                transport: transport, middlewares: [Self.apiKey("\(name)-key-SECRET"), CachingMiddleware(cache: cache)])
+        }
+        #expect(await user("alice").request(type: String.self) == .success("page 1"))
+        #expect(await user("alice").request(type: String.self) == .success("page 1"), "the same user is answered from the cache")
+        #expect(await user("bob").request(type: String.self) == .success("page 2"), "another user is not")
+        #expect(await user("bob").request(type: String.self) == .success("page 2"))
+        #expect(await user("alice", accept: "text/plain").request(type: String.self) == .success("page 3"), "Accept still varies")
+        #expect(served.withLock { $0 } == 3)
+
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        #expect(files.count == 2)
+        for file in files {
+            #expect(!file.lastPathComponent.contains("SECRET"))
+            let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            #expect(!text.contains("SECRET"), "a credential in \(file.lastPathComponent): \(text)")
+            #expect(text.contains("accept"), "the entry still records the Accept it varies on")
+        }
+        var request = HTTPRequest(
+            url: try #require(URL(string: Self.host + "/me")),
+            headers: ["Cookie": "sid=bob-cookie-SECRET", "Authorization": "Bearer bob-token-SECRET", "X-API-Key": "bob-key-SECRET"])
+        request.headers["Accept"] = "application/json"
+        let entry = try #require(cache.entry(for: cache.key(for: request, credentialHeaders: ["x-api-key"])))
+        #expect(entry.varying.keys.sorted() == ["accept"])
+    }
 }

@@ -34,7 +34,9 @@ import Foundation
 ///   revalidated with `If-None-Match` / `If-Modified-Since`; a `304 Not Modified` is answered as the
 ///   stored 200 and body, with the stored headers updated by the 304's.
 /// - `Vary` is honoured: a stored response is used only for a request with the same values of the
-///   headers it lists; `Vary: *` is never stored. One response is kept per URL.
+///   headers it lists; `Vary: *` is never stored. One response is kept per URL (and credential
+///   partition). A credential header `Vary` lists (`Vary: Cookie, Authorization, X-API-Key`) is
+///   matched through the credential partition: its value is never stored, in memory or on disk.
 /// - A request that brings its own `If-None-Match`, `If-Modified-Since` or `Range` is passed through
 ///   untouched: the caller is handling validation itself.
 ///
@@ -82,7 +84,7 @@ public struct CachingMiddleware: HTTPMiddleware {
         if let modified = stored.headers["Last-Modified"] { conditional.headers["If-Modified-Since"] = modified }
         let response = try await next(conditional, context)
         guard response.statusCode == 304 else {
-            return store(response, for: request, key: key, hiding: queryCredentials)
+            return store(response, for: request, key: key, context: context)
         }
         let refreshed = Self.refreshed(stored, by: response, at: cache.now())
         if CacheControl(refreshed.headers).noStore {
@@ -96,15 +98,16 @@ public struct CachingMiddleware: HTTPMiddleware {
     private func fetch(_ request: HTTPRequest, context: RequestContext, next: Next, key: String) async throws(HTTPClientError)
         -> HTTPResponse
     {
-        store(try await next(request, context), for: request, key: key, hiding: context.options.credentialQueryItems)
+        store(try await next(request, context), for: request, key: key, context: context)
     }
 
     /// Stores `response` when the rules allow; returns it unchanged either way. The stored URL loses
-    /// the query items named in `queryCredentials`, as the key did.
-    private func store(_ response: HTTPResponse, for request: HTTPRequest, key: String, hiding queryCredentials: Set<String>)
-        -> HTTPResponse
-    {
-        if var entry = Self.storable(response, for: request, key: key, at: cache.now()) {
+    /// the query items an ``AuthorizationMiddleware`` put a credential in, as the key did.
+    private func store(_ response: HTTPResponse, for request: HTTPRequest, key: String, context: RequestContext) -> HTTPResponse {
+        let queryCredentials = context.options.credentialQueryItems
+        if var entry = Self.storable(
+            response, for: request, key: key, credentialHeaders: context.options.credentialHeaders, at: cache.now())
+        {
             entry.url = entry.url.map { CredentialPartition.splitCredentials(of: $0, queryItems: queryCredentials).url }
             cache.store(entry)
         } else if CacheControl(response.headers).noStore || CacheControl(request.headers).noStore {
@@ -114,7 +117,15 @@ public struct CachingMiddleware: HTTPMiddleware {
     }
 
     /// The entry to store for `response`, or `nil` when the rules in the type's description forbid it.
-    static func storable(_ response: HTTPResponse, for request: HTTPRequest, key: String, at now: Date) -> CachedResponse? {
+    ///
+    /// A credential header that `Vary` names (`Vary: Cookie`, as Django and Rails send by default;
+    /// `Authorization`; an API key's header, named in `credentialHeaders`) is left out of the entry's
+    /// varying values: its value would be a secret in memory and in the file on disk, and `key`
+    /// already holds the request's credential partition, so only a request with the same credential
+    /// values finds the entry at all.
+    static func storable(
+        _ response: HTTPResponse, for request: HTTPRequest, key: String, credentialHeaders: Set<String>, at now: Date
+    ) -> CachedResponse? {
         let control = CacheControl(response.headers)
         guard response.statusCode == 200, response.bodyFile == nil, !control.noStore,
             !CacheControl(request.headers).noStore,
@@ -132,7 +143,9 @@ public struct CachingMiddleware: HTTPMiddleware {
             key: key, statusCode: response.statusCode, headerNames: [], headerValues: [],
             url: response.url, receivedAt: now,
             initialAge: CachedResponse.initialAge(of: response.headers),
-            varying: Dictionary(varyNames.map { ($0, request.headers[$0]) }, uniquingKeysWith: { first, _ in first }),
+            varying: Dictionary(
+                varyNames.filter { !SensitiveHeaders.contains($0, extra: credentialHeaders) }.map { ($0, request.headers[$0]) },
+                uniquingKeysWith: { first, _ in first }),
             body: response.body)
         entry.headers = headers
         guard entry.freshnessLifetime > 0 || entry.hasValidators else { return nil }
