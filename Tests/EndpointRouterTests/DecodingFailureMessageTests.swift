@@ -36,6 +36,33 @@ struct DecodingFailureMessageTests {
         #expect(text?.hasPrefix("type mismatch at '[1].id': expected Int") == true, "\(text ?? "no error")")
     }
 
+    /// A dictionary's key is data from the body, not a name in code: it may be a secret, and error
+    /// texts end up in logs. The path shows `[<key>]` in its place; declared names and indices stay.
+    @Test func aDictionaryKeyIsNeverQuoted() {
+        struct Wallet: Decodable { let balances: [String: [Item]] }
+        let cases: [(json: String, type: any Decodable.Type, path: String)] = [
+            (#"{"sk_live_SECRET": "x"}"#, [String: Int].self, "'[<key>]'"),
+            (#"{"balances": {"sk_live_SECRET": [{"id": 1}, {"id": "x"}]}}"#, Wallet.self, "'balances[<key>][1].id'"),
+            (#"{"7": "x"}"#, [Int: Int].self, "'[<key>]'"),
+        ]
+        for (json, type, path) in cases {
+            let text = reason(decoding: json, as: type) ?? "no error"
+            #expect(text.hasPrefix("type mismatch at \(path)"), "\(text)")
+            #expect(!text.contains("SECRET") && !text.contains("7'"), "\(text)")
+        }
+    }
+
+    /// The same rule through `request(type:)`: a body's dictionary key is not in the error.
+    @Test func aDictionaryKeyIsNeverQuotedByRequest() async {
+        let endpoint = TestEndpoint(
+            transport: ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data(#"{"sk_live_SECRET": "x"}"#.utf8)) })
+        guard case .failure(.decodingFailed(_, let text)) = await endpoint.request(type: [String: Int].self) else {
+            Issue.record("expected .decodingFailed")
+            return
+        }
+        #expect(!text.contains("SECRET"), "\(text)")
+    }
+
     @Test func aValidPayloadDecodes() throws {
         #expect(try response(#"{"id": 7}"#).decode(Item.self).id == 7)
     }

@@ -176,6 +176,22 @@ struct ResponseStreamTests {
         #expect(rows == 1)
     }
 
+    /// A dictionary key is a line's content too (`{"sk_live_…": "x"}` as `[String: Int]`).
+    @Test func aJSONLineErrorNeverQuotesADictionaryKey() async throws {
+        let transport = ScriptedStreamTransport(headers: [:]) { _, _ in [.piece("{\"a\":1}\n{\"sk_live_SECRET\":\"x\"}\n")] }
+        do {
+            for try await _ in Self.endpoint(transport).jsonLines(of: [String: Int].self) {}
+            Issue.record("expected a decoding failure")
+        } catch {
+            guard case .decodingFailed(_, let reason) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(reason.contains("line 2") && reason.contains("'[<key>]'"), "\(reason)")
+            #expect(!reason.contains("SECRET") && !error.localizedDescription.contains("SECRET"), "\(reason)")
+        }
+    }
+
     @Test func aSlowConsumerHoldsAPullingTransportToTheBuffer() async throws {
         let transport = ScriptedStreamTransport(endlessPiece: String(repeating: "x", count: 16 * 1024)) { _, _ in [] }
         let limits = StreamLimits(bufferSize: 256 * 1024)

@@ -87,7 +87,8 @@ enum DecodingFailure {
         case .valueNotFound(let expected, let context):
             return "missing value at \(path(context.codingPath)): expected \(expected)\(detail(context))"
         case .keyNotFound(let key, let context):
-            return "missing key '\(key.stringValue)' at \(path(context.codingPath))"
+            let name = isDeclared(key) ? "key '\(key.stringValue)'" : "a key"
+            return "missing \(name) at \(path(context.codingPath))"
         case .dataCorrupted(let context):
             return "invalid data at \(path(context.codingPath))\(detail(context))"
         @unknown default:
@@ -95,16 +96,30 @@ enum DecodingFailure {
         }
     }
 
+    /// The coding path as `'items[2].name'`. A key the decoded type declares (a case of its
+    /// `CodingKeys`) is written by name and an array position by number; any other key — a
+    /// dictionary's (`[String: Int]`), or one a custom `init(from:)` made up — is data from the body,
+    /// possibly a secret (`{"sk_live_…": 1}`), and is written `[<key>]`.
     static func path(_ codingPath: [any CodingKey]) -> String {
         guard !codingPath.isEmpty else { return "the top level" }
         var text = ""
         for key in codingPath {
-            if let index = key.intValue {
+            if let index = key.intValue, key.stringValue == "Index \(index)" {
                 text += "[\(index)]"
-            } else {
+            } else if isDeclared(key) {
                 text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            } else {
+                text += "[<key>]"
             }
         }
         return "'\(text)'"
+    }
+
+    /// Whether `key` is a name written in code: a case without a payload of an enum (what Swift
+    /// synthesizes as `CodingKeys`, and how hand-written keys are declared). Foundation's keys for
+    /// dictionary entries and array positions are structs or carry their value as a payload.
+    static func isDeclared(_ key: any CodingKey) -> Bool {
+        let mirror = Mirror(reflecting: key)
+        return mirror.displayStyle == .enum && mirror.children.isEmpty
     }
 }
