@@ -1,10 +1,13 @@
 /// Undoes URLSession's joining of repeated `Set-Cookie` fields.
 ///
-/// `HTTPURLResponse` keeps one value per name, so two `Set-Cookie` fields reach the transport as
-/// `a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b=2`. A plain split on commas would cut the date, so
-/// a comma separates two cookies only when what follows it starts a new `name=` pair: a cookie value
-/// cannot hold a comma (RFC 6265, section 4.1.1), and the one attribute that does (`Expires`) has a
-/// date after its comma, never a name followed by `=`.
+/// `HTTPURLResponse` keeps one value per name, so two `Set-Cookie` fields reach the transport joined
+/// by a comma and a space: `a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b=2`. The join cannot be
+/// undone exactly, since a cookie's value and attributes may hold commas too (RFC 6265, section 5.2
+/// keeps them: `prefs=lang=en,theme=dark` is one cookie). So a comma separates two cookies only when
+/// a space follows it, as the join writes, and then a new `name=` pair: a comma a server wrote inside
+/// a value or a path (`Path=/a,b=c`) has no space after it, and the date of `Expires` has a space
+/// but no `=`. A value holding ", x=" still reads as two cookies; no reading of the joined text can
+/// tell, and transports that keep fields apart (AsyncHTTPClient's) never join them.
 enum SetCookieValues {
     /// The cookies in `joined`, each as its server sent it (surrounding spaces removed).
     static func split(_ joined: String) -> [String] {
@@ -13,7 +16,10 @@ enum SetCookieValues {
         var start = 0
         var index = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: ","), startsCookie(bytes, at: index + 1) {
+            if bytes[index] == UInt8(ascii: ","), index + 1 < bytes.count,
+                bytes[index + 1] == UInt8(ascii: " ") || bytes[index + 1] == UInt8(ascii: "\t"),
+                startsCookie(bytes, at: index + 1)
+            {
                 cookies.append(trimmed(bytes[start..<index]))
                 start = index + 1
             }
