@@ -63,7 +63,44 @@ struct LinkHeaderTests {
 
     @Test(arguments: rows)
     func nextTarget(_ row: Row) {
-        #expect(LinkHeader(fields: row.fields).target(rel: "next") == row.next)
+        #expect(LinkHeader(fields: row.fields).target(rel: "next", context: Self.page) == row.next)
+    }
+
+    /// The URL that answered, for the rows: a link's context (RFC 8288 §3.2).
+    static let page = URL(string: "https://x.test/items?page=1")
+
+    /// `anchor` sets a link's context: a link about another resource is not this page's next one.
+    static let anchored: [(field: String, next: String?)] = [
+        (#"</page/2>; anchor="https://other.example/"; rel="next""#, nil),
+        (#"</page/2>; rel="next"; anchor="https://other.example/items?page=1""#, nil),
+        (#"</page/2>; anchor="/elsewhere"; rel="next""#, nil),
+        (#"</page/2>; anchor="https://x.test/items?page=1"; rel="next""#, "/page/2"),
+        (#"</page/2>; anchor="?page=1"; rel="next""#, "/page/2"),
+        (##"</page/2>; anchor="#top"; rel="next""##, "/page/2"),
+        (#"</page/2>; anchor=""; rel="next""#, "/page/2"),
+        (#"</other/2>; anchor="https://other.example/"; rel="next", </page/2>; rel="next""#, "/page/2"),
+    ]
+
+    @Test(arguments: anchored.indices)
+    func aLinkAnchoredElsewhereIsNotThisPagesNext(_ row: Int) {
+        let (field, next) = Self.anchored[row]
+        #expect(LinkHeader(fields: [field]).target(rel: "next", context: Self.page) == next, "\(field)")
+    }
+
+    /// Pagination itself: an anchored `next` ends the pages instead of reading another resource's.
+    @Test func paginationStopsAtALinkAnchoredElsewhere() async throws {
+        let requests = Locked(0)
+        let transport = ClosureTransport { request in
+            requests.withLock { $0 += 1 }
+            let link = #"</page/2>; anchor="https://other.example/"; rel="next""#
+            return HTTPResponse(
+                statusCode: 200, headers: ["Content-Type": "application/json", "Link": link], body: Data("[1]".utf8), url: request.url)
+        }
+        let endpoint = TestEndpoint(host: "https://x.test", endpoint: "items", timeout: 5, transport: transport)
+        var pages = 0
+        for try await _ in endpoint.pages(of: [Int].self) { pages += 1 }
+        #expect(pages == 1)
+        #expect(requests.withLock { $0 } == 1)
     }
 
     @Test func parametersAreKeptInOrderWithRelationsLowerCased() {
@@ -82,8 +119,8 @@ struct LinkHeaderTests {
         headers.add(name: "link", value: #"<https://x.test/3>; rel="next", <https://x.test/9>; rel="last""#)
         let header = LinkHeader(headers)
         #expect(header.links.map(\.target) == ["https://x.test/1", "https://x.test/3", "https://x.test/9"])
-        #expect(header.target(rel: "NEXT") == "https://x.test/3")
-        #expect(header.target(rel: "last") == "https://x.test/9")
+        #expect(header.target(rel: "NEXT", context: Self.page) == "https://x.test/3")
+        #expect(header.target(rel: "last", context: Self.page) == "https://x.test/9")
     }
 
     @Test func relativeTargetResolvesAgainstTheURLThatAnswered() throws {

@@ -33,10 +33,28 @@ struct LinkHeader: Equatable {
         self.init(fields: headers.values(for: "Link"))
     }
 
-    /// The target of the first link whose relation types include `relation` (any casing).
-    func target(rel relation: String) -> String? {
+    /// The target of the first link whose relation types include `relation` (any casing) and whose
+    /// context is `context`, the URL that answered.
+    ///
+    /// A link with an `anchor` parameter is about the resource the anchor names (RFC 8288, section
+    /// 3.2), resolved against `context`: `<…/page/2>; anchor="https://other.example/"; rel="next"` is
+    /// the other resource's next page, not this one's, and is skipped. An anchor that resolves to
+    /// `context` itself (fragment aside) keeps the link; without `context` every anchored link is skipped.
+    func target(rel relation: String, context: URL?) -> String? {
         let wanted = relation.lowercased()
-        return links.first { $0.relations.contains(wanted) }?.target
+        return links.first { link in
+            guard link.relations.contains(wanted) else { return false }
+            guard let anchor = link.parameters.first(where: { $0.name == "anchor" })?.value else { return true }
+            guard let context else { return false }
+            if anchor.isEmpty { return true }  // an empty reference is the context itself
+            guard let resolved = URL(string: anchor, relativeTo: context)?.absoluteURL else { return false }
+            return Self.withoutFragment(resolved) == Self.withoutFragment(context.absoluteURL)
+        }?.target
+    }
+
+    private static func withoutFragment(_ url: URL) -> String {
+        let text = url.absoluteString
+        return text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
     }
 
     // MARK: - Parsing

@@ -135,8 +135,8 @@ public struct Pages<Page: Decodable & SendableMetatype>: AsyncSequence, Sendable
         /// The call for the page the `rel="next"` link of `response` names, `nil` without one, or
         /// why that link is not followed.
         static func linked(after response: EndpointResponse<Page>, of call: Call) -> Result<Call, HTTPClientError>? {
-            guard let target = LinkHeader(response.headers).target(rel: "next") else { return nil }
             let current = call.request.url
+            guard let target = LinkHeader(response.headers).target(rel: "next", context: response.url ?? current) else { return nil }
             // RFC 8288 resolves a relative target against the URL that answered, after redirects.
             return Result { () throws(HTTPClientError) in
                 let url = try Self.resolve(target, against: response.url ?? current, failingURL: current)
