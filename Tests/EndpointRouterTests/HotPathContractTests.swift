@@ -54,6 +54,14 @@ struct HotPathContractTests {
         }
     }
 
+    /// A de-duplicated exchange holds no credential partition of its own: one was made per shared
+    /// exchange and never used, each drawing 32 random bytes from the system one at a time
+    /// (32,037 `getrandom` calls for 1,000 calls).
+    @Test func aSharedExchangeDrawsNoRandomKey() {
+        let flight = Flight(onClose: { _ in })
+        #expect(!Mirror(reflecting: flight).children.contains { $0.value is CredentialPartition })
+    }
+
     @Test func derivedNamesAreTypeAndCaseWhenRead() async throws {
         _ = try await Plain.todo(id: 4711, token: "secret-token").request(type: EmptyResponse.self).get()
         _ = try await Plain.list.request(type: EmptyResponse.self).get()

@@ -12,10 +12,16 @@ package struct CredentialPartition: Sendable {
     /// anyone who reads it on disk.
     private let secret: [UInt8]
 
-    /// A partition keyed with 32 fresh random bytes from the system's secure generator.
+    /// A partition keyed with 32 fresh random bytes from the system's secure generator, drawn as four
+    /// 64-bit words (a byte at a time was 32 `getrandom` calls).
     package init() {
         var generator = SystemRandomNumberGenerator()
-        secret = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for _ in 0..<4 {
+            withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0) }
+        }
+        secret = bytes
     }
 
     /// The credential headers of `request`: lower-cased names with their values, sorted, one pair

@@ -115,7 +115,6 @@ final class Flight: Sendable {
     }
 
     private let state = Locked(State())
-    private let partition = CredentialPartition()
     private let onClose: @Sendable (Flight) -> Void
 
     init(onClose: @escaping @Sendable (Flight) -> Void) {
