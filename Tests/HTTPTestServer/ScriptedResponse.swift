@@ -11,6 +11,9 @@ public struct ScriptedResponse: Sendable {
         case hang
         /// Close the connection without sending a single byte.
         case closeWithoutResponse
+        /// Reset the connection (`SO_LINGER` 0: the client sees ECONNRESET) without sending a byte, after
+        /// reading the whole request.
+        case resetWithoutResponse
         /// Send no `Content-Length`, write the body and close, so the body is delimited by the connection close.
         case closeDelimited
     }
@@ -85,6 +88,11 @@ public struct ScriptedResponse: Sendable {
     /// The connection is closed without any response bytes.
     public static var closeWithoutResponse: ScriptedResponse {
         ScriptedResponse(behavior: .closeWithoutResponse)
+    }
+
+    /// Resets the connection after reading the request, without answering.
+    public static var resetWithoutResponse: ScriptedResponse {
+        ScriptedResponse(behavior: .resetWithoutResponse)
     }
 
     /// A copy that is sent only after `seconds`.

@@ -374,6 +374,10 @@ private final class ServerState: @unchecked Sendable {
                 return
             case .closeWithoutResponse:
                 return
+            case .resetWithoutResponse:
+                var option = linger(l_onoff: 1, l_linger: 0)
+                _ = setsockopt(connection.fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+                return
             case .closeDelimited:
                 if let spec = response.streamedBody {
                     let plan = response.streamPlan(spec, method: head.method, version: head.version, requestWantsClose: true)

@@ -7,7 +7,9 @@ import Foundation
 /// The session's delegate: routes callbacks to exchanges, declines URLSession's own redirects and
 /// answers HTTP authentication challenges so they never hang.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    private let exchanges = Locked<[Int: URLSessionExchange]>([:])
+    /// Keyed by the task object, not its `taskIdentifier`: identifiers are per session, and this
+    /// delegate also serves the one-request sessions of non-idempotent requests.
+    private let exchanges = Locked<[ObjectIdentifier: URLSessionExchange]>([:])
 
     /// HTTP authentication schemes: declined, so a `401` is returned instead of hanging (on Linux a
     /// Basic challenge without a credential never completes).
@@ -17,18 +19,18 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     ]
 
     func register(_ exchange: URLSessionExchange, for task: URLSessionTask) {
-        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+        exchanges.withLock { $0[ObjectIdentifier(task)] = exchange }
     }
 
     func unregister(_ task: URLSessionTask) {
-        _ = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        _ = exchanges.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }
     }
 
     /// Exchanges whose task has not completed yet (for tests that count leftovers).
     var activeCount: Int { exchanges.withLock { $0.count } }
 
     private func exchange(for task: URLSessionTask) -> URLSessionExchange? {
-        exchanges.withLock { $0[task.taskIdentifier] }
+        exchanges.withLock { $0[ObjectIdentifier(task)] }
     }
 
     func urlSession(
@@ -75,7 +77,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let exchange = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+        let exchange = exchanges.withLock { $0.removeValue(forKey: ObjectIdentifier(task)) }
         exchange?.complete(error: error, response: task.response)
     }
 }

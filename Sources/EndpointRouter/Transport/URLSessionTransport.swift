@@ -16,6 +16,12 @@ import Foundation
 ///   hold more than they should in memory.
 /// - No URLSession call is made on the caller's thread or the cooperative pool: cancelling returns
 ///   at once, even while a fast body holds URLSession's work queue.
+/// - On Linux, a request with a body or a method that is not idempotent (POST, PATCH) goes on a
+///   connection of its own, because libcurl under corelibs sends a request again by itself when a
+///   kept-alive connection dies before the answer: a payment would reach the server twice. It is sent
+///   once per library attempt, and a dead connection is a `.transport` error the retry rules act on;
+///   each such request pays a connection set-up. A bodiless GET may still be sent twice, unseen
+///   (see the Linux article).
 /// - It cannot pause a body (``ResponseBodySink/waitForDemand()`` is not called): URLSession pushes
 ///   pieces through delegate callbacks, and on Linux `suspend()` followed by a `cancel()` can crash
 ///   corelibs. A streaming call whose consumer falls a whole buffer behind therefore ends with
@@ -28,7 +34,7 @@ import Foundation
 ///
 /// Headers: URLSession joins repeated response fields into one value and does not keep their
 /// order; this transport sorts them by name, and splits `Set-Cookie` back into one field per cookie
-/// (`values(for: "Set-Cookie")` gives each cookie intact, `Expires` date included). TLS on Linux uses the system CA store only (libcurl); pinning and custom trust are not
+/// (`values(for: "Set-Cookie")` gives each cookie intact, `Expires` date and commas inside values included). TLS on Linux uses the system CA store only (libcurl); pinning and custom trust are not
 /// available there. Proxies come from the `http_proxy`/`https_proxy` environment variables on Linux.
 public final class URLSessionTransport: HTTPTransport {
     /// Settings of a transport.
@@ -54,6 +60,12 @@ public final class URLSessionTransport: HTTPTransport {
     /// Creates a transport with its own session.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        delegate = SessionDelegate()
+        session = URLSession(configuration: Self.sessionConfiguration(configuration), delegate: delegate, delegateQueue: nil)
+    }
+
+    /// The settings of every session this transport makes.
+    private static func sessionConfiguration(_ configuration: Configuration) -> URLSessionConfiguration {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.httpCookieStorage = nil
         sessionConfiguration.httpShouldSetCookies = false
@@ -61,8 +73,7 @@ public final class URLSessionTransport: HTTPTransport {
         sessionConfiguration.urlCache = nil
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.maximumConnectionsPerHost)
-        delegate = SessionDelegate()
-        session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+        return sessionConfiguration
     }
 
     deinit {
@@ -107,10 +118,17 @@ public final class URLSessionTransport: HTTPTransport {
         let uploadLength = upload.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }
         let exchange = URLSessionExchange(sink: sink, context: context, uploadLength: uploadLength?.int64Value)
         let prepared = urlRequest
+        #if canImport(FoundationNetworking)
+            let onFreshConnection = request.body != nil || !request.method.isIdempotent
+        #else
+            let onFreshConnection = false
+        #endif
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 exchange.begin(continuation)
-                exchange.queue.async { self.start(prepared, uploading: upload, in: exchange) }
+                exchange.queue.async {
+                    self.start(prepared, uploading: upload, onFreshConnection: onFreshConnection, in: exchange)
+                }
             }
         } onCancel: {
             exchange.fail(.cancelled)
@@ -119,14 +137,32 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Creates and resumes the task; runs on the exchange's queue, where blocking is harmless.
-    private func start(_ request: URLRequest, uploading file: URL?, in exchange: URLSessionExchange) {
+    ///
+    /// `onFreshConnection` (on Linux, for a request with a body or a method that is not idempotent):
+    /// the request goes on a session of its own, which has no kept-alive connection. When a reused
+    /// connection dies before any answer, libcurl under corelibs sends the request again by itself:
+    /// a body read from a file reached the server twice (the caller saw the second answer), and an
+    /// in-memory body hung until the deadline (measured by SingleSendConformanceTests). A connection
+    /// of its own is never a reused one, so a dead connection fails the request at once with a
+    /// `.transport` error, which the retry rules act on, counted as an attempt. The cost is a
+    /// connection set-up (and TLS handshake) for each such request. A bodiless GET, HEAD, DELETE or
+    /// OPTIONS keeps the pool, and libcurl may still send it a second time on a dead connection,
+    /// unseen by the library's attempt count.
+    private func start(_ request: URLRequest, uploading file: URL?, onFreshConnection: Bool, in exchange: URLSessionExchange) {
         guard exchange.isOpen else { return }
         // Task creation happens under the shut-down lock: on an invalidated session it would trap.
-        let task = isShutDown.withLock { isShutDown -> URLSessionTask? in
+        let made = isShutDown.withLock { isShutDown -> (task: URLSessionTask, oneShot: URLSession?)? in
             guard !isShutDown else { return nil }
-            guard let file else { return session.dataTask(with: request) }
-            return Self.streamingTask(in: session, request, from: file)
+            let oneShot =
+                onFreshConnection
+                ? URLSession(configuration: Self.sessionConfiguration(configuration), delegate: delegate, delegateQueue: nil) : nil
+            let session = oneShot ?? self.session
+            guard let file else { return (session.dataTask(with: request), oneShot) }
+            return (Self.streamingTask(in: session, request, from: file), oneShot)
         }
+        // Invalidated once its one task is made: it finishes that task, then lets go of the delegate.
+        if let oneShot = made?.oneShot { Self.invalidate(oneShot) }
+        let task = made?.task
         guard let task else {
             exchange.fail(.transport(.resourceUnavailable, "this URLSessionTransport was shut down; create a new one"))
             return

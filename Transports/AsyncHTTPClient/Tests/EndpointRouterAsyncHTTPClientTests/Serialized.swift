@@ -1,0 +1,1 @@
+../../../../Tests/EndpointRouterTestingTests/Serialized.swift

@@ -1,0 +1,1 @@
+../../../../Tests/EndpointRouterTestingTests/SingleSendConformanceTests.swift
