@@ -31,7 +31,8 @@ struct NestedValue<Value: Decodable>: Decodable {
         value = try container.decode(Value.self, forKey: NamedKey(last))
     }
 
-    private struct NamedKey: CodingKey {
+    /// A key of the caller's key path: written in code, so error texts may show it.
+    private struct NamedKey: CodingKey, NamedInCode {
         let stringValue: String
         init(_ name: String) { stringValue = name }
         init?(stringValue: String) { self.stringValue = stringValue }

@@ -116,10 +116,16 @@ enum DecodingFailure {
     }
 
     /// Whether `key` is a name written in code: a case without a payload of an enum (what Swift
-    /// synthesizes as `CodingKeys`, and how hand-written keys are declared). Foundation's keys for
+    /// synthesizes as `CodingKeys`, and how hand-written keys are declared), or a key of the library's
+    /// own that says so (``NamedInCode``: the keys of `request(type:at:)`'s key path). Foundation's keys for
     /// dictionary entries and array positions are structs or carry their value as a payload.
     static func isDeclared(_ key: any CodingKey) -> Bool {
+        if key is any NamedInCode { return true }
         let mirror = Mirror(reflecting: key)
         return mirror.displayStyle == .enum && mirror.children.isEmpty
     }
 }
+
+/// A coding key the library makes from a name the caller wrote in code (a key path's keys), which a
+/// decoding error may show; every other key that is not an enum case is treated as data.
+protocol NamedInCode {}
