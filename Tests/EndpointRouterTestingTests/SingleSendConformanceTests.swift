@@ -78,13 +78,23 @@ extension Serialized {
             return endpoint
         }
 
-        /// Makes a live transport, warms a connection to `server` with a GET, and returns the transport.
-        static func warmed(_ kind: TransportUnderTest, _ server: TestServer, scratch: URL) async throws -> any HTTPTransport {
+        /// For each fault: a server, a live transport of `kind` with a connection to it kept warm by a
+        /// GET, and a scratch folder, all gone when `body` returns.
+        static func withWarmTransport(
+            _ kind: TransportUnderTest, _ body: (Fault, TestServer, any HTTPTransport, URL) async throws -> Void
+        ) async throws {
             guard case .live(let make) = kind.engine else { throw NotLive(name: kind.name) }
-            let transport = make(scratch)
-            let warm = await Endpoint(host: server.baseURL, endpoint: "warm", transport: transport).request(type: Data.self)
-            #expect((try? warm.get()) != nil, "the warming GET failed: \(warm)")
-            return transport
+            for fault in Fault.allCases {
+                let server = try Self.server(fault: fault)
+                defer { server.stop() }
+                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("single-send-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: scratch) }
+                let transport = make(scratch)
+                let warm = await Endpoint(host: server.baseURL, endpoint: "warm", transport: transport).request(type: Data.self)
+                #expect((try? warm.get()) != nil, "the warming GET failed: \(warm)")
+                try await body(fault, server, transport, scratch)
+            }
         }
 
         /// `liveOnly` lists only live transports; this says so if that ever changes.
@@ -92,20 +102,14 @@ extension Serialized {
 
         @Test(.timeLimit(.minutes(1)), arguments: TransportUnderTest.liveOnly, Shape.allCases)
         func aNonIdempotentRequestReachesTheServerOnce(_ kind: TransportUnderTest, _ shape: Shape) async throws {
-            for fault in Fault.allCases {
-                let server = try Self.server(fault: fault)
-                defer { server.stop() }
-                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("single-send-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: scratch) }
-                let transport = try await Self.warmed(kind, server, scratch: scratch)
+            try await Self.withWarmTransport(kind) { fault, server, transport, scratch in
                 let result = try await Self.endpoint(shape, host: server.baseURL, transport: transport, scratch: scratch)
                     .request(type: Data.self)
                 let sent = server.requests.filter { $0.target == "/once" }.count
                 #expect(sent == 1, "[\(kind.name)] \(shape) met with a \(fault): the server received it \(sent) times")
                 guard case .failure(.transport(let error)) = result else {
                     Issue.record("[\(kind.name)] \(shape) met with a \(fault): expected a .transport error, got \(result)")
-                    continue
+                    return
                 }
                 #expect(
                     [.networkConnectionLost, .cannotConnectToHost, .badServerResponse, .unknown].contains(error.code),
@@ -115,13 +119,7 @@ extension Serialized {
 
         @Test(.timeLimit(.minutes(1)), arguments: TransportUnderTest.liveOnly, Shape.allCases)
         func anEndpointThatOptsInIsRetriedByTheLibraryAndCountedTwice(_ kind: TransportUnderTest, _ shape: Shape) async throws {
-            for fault in Fault.allCases {
-                let server = try Self.server(fault: fault)
-                defer { server.stop() }
-                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("single-send-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(at: scratch) }
-                let transport = try await Self.warmed(kind, server, scratch: scratch)
+            try await Self.withWarmTransport(kind) { fault, server, transport, scratch in
                 let reports = Locked<[CallMetrics]>([])
                 var endpoint = try Self.endpoint(shape, host: server.baseURL, transport: transport, scratch: scratch)
                 endpoint.options.retryable = true

@@ -27,7 +27,7 @@ extension Serialized {
             consumer.cancel()
             #expect(await consumer.value == .cancelled)
             #expect(ContinuousClock.now - cancelledAt < .milliseconds(500))
-            try await waitUntil { transport.cancelled == 1 }
+            try await ResponseStreamTests().waitUntil { transport.cancelled == 1 }
         }
 
         @Test func anIdleStreamTimesOutButASlowConsumerDoesNotCountAsIdle() async throws {
@@ -51,18 +51,6 @@ extension Serialized {
                 if slow % 10 == 0 { try await Task.sleep(for: .milliseconds(400)) }
             }
             #expect(slow == 40)
-        }
-
-        /// Polls `condition` for up to 5 s.
-        func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-            let end = ContinuousClock.now + .seconds(5)
-            while !condition() {
-                guard ContinuousClock.now < end else {
-                    Issue.record("condition not met within 5 s")
-                    return
-                }
-                try await Task.sleep(for: .milliseconds(10))
-            }
         }
     }
 }
