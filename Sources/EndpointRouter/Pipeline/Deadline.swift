@@ -21,6 +21,16 @@ enum Deadline {
         return min(requested, maximumSeconds)
     }
 
+    /// Why `seconds`, a caller's time limit called `name`, cannot be used, or `nil`: the one rule
+    /// for every limit in seconds the API takes (an endpoint's `timeout`, ``StreamLimits``' timeouts).
+    /// NaN, infinities, zero and negatives are refused with a typed error before anything is sent,
+    /// rather than clamped, since each is a mistake the caller should see; huge values are capped by
+    /// ``seconds(_:)``.
+    static func problem(_ seconds: TimeInterval?, name: String) -> HTTPClientError? {
+        guard let seconds, !(seconds > 0 && seconds.isFinite) else { return nil }
+        return .encodingFailed("\(name) \(seconds) is not a positive number of seconds; use nil for no limit")
+    }
+
     /// The instant `seconds` from now.
     static func instant(after seconds: TimeInterval?) -> ContinuousClock.Instant {
         ContinuousClock.now + .nanoseconds(Int64(Self.seconds(seconds) * 1_000_000_000))

@@ -39,11 +39,7 @@ extension HTTPClient {
             }
         }
         try BodyRule.check(method: method, hasBody: payload != nil)
-        if let timeout {
-            guard timeout > 0, timeout.isFinite else {
-                throw .encodingFailed("timeout \(timeout) is not a positive number of seconds")
-            }
-        }
+        if let problem = Deadline.problem(timeout, name: "timeout") { throw problem }
 
         let url = try URLBuilder(host: host, path: path, endpoint: endpoint).url(appendingQuery: query)
         var fields = defaultHeaders

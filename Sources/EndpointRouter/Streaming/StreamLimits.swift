@@ -59,11 +59,7 @@ extension StreamLimits {
             return .encodingFailed(
                 "StreamLimits.maxElementSize \(maxElementSize) is not a positive number of bytes; use nil for no element limit")
         }
-        for (name, seconds) in [("idleTimeout", idleTimeout), ("totalTimeout", totalTimeout)] {
-            if let seconds, !(seconds > 0 && seconds.isFinite) {
-                return .encodingFailed("StreamLimits.\(name) \(seconds) is not a positive number of seconds; use nil for no limit")
-            }
-        }
-        return nil
+        return Deadline.problem(idleTimeout, name: "StreamLimits.idleTimeout")
+            ?? Deadline.problem(totalTimeout, name: "StreamLimits.totalTimeout")
     }
 }
