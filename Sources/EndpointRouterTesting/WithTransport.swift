@@ -45,8 +45,8 @@ public func withTransport<R, Failure: Error>(
 /// with a completion handler, which take the transport when they are started.
 ///
 /// ```swift
-/// withTransport(stub) {
-///     TodoAPI.todo(id: 1).request(type: Todo.self) { result in ... }
+/// let handle = withTransport(stub) {
+///     TodoAPI.todo(id: 1).request(type: Todo.self) { result in print(result) }
 /// }
 /// ```
 public func withTransport<R, Failure: Error>(_ transport: any HTTPTransport, operation: () throws(Failure) -> R) throws(Failure) -> R {

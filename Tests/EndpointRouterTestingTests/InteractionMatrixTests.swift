@@ -254,7 +254,8 @@ struct InteractionMatrixTests {
 
     // MARK: The calls
 
-    static func collect<Element>(_ stream: ResponseStream<Element>, _ name: (Element) -> String) async -> Result<[String], HTTPClientError> {
+    static func collect<Element>(_ stream: ResponseStream<Element>, _ name: (Element) -> String) async -> Result<[String], HTTPClientError>
+    {
         var names: [String] = []
         do throws(HTTPClientError) {
             for try await element in stream { names.append(name(element)) }
@@ -374,6 +375,7 @@ struct InteractionMatrixTests {
 
         // A redirect to another origin: answered there, without the credential (checked by the caller).
         let landed = await Self.perform(call, endpoint("alice", "/hop"), scratch: scratch)
-        #expect(try landed.get() == Array(repeating: "none", count: call == .pages ? 1 : call.answers), "\(cell): the other origin's answer")
+        #expect(
+            try landed.get() == Array(repeating: "none", count: call == .pages ? 1 : call.answers), "\(cell): the other origin's answer")
     }
 }

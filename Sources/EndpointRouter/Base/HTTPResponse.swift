@@ -28,9 +28,11 @@ public struct HTTPResponseHead: Sendable, Hashable {
 /// A whole response as middlewares see it: the head and the body, in memory or, for a download,
 /// in a file the library owns until the call ends.
 ///
+/// <!-- snippet: prelude=doc,doc-intercept -->
 /// ```swift
 /// let response = try await next(request, context)
-/// if response.statusCode == 401 { ... }
+/// if response.statusCode == 401 { print("\(context.endpointName) was refused") }
+/// return response
 /// ```
 public struct HTTPResponse: Sendable, Hashable {
     /// Status, headers and URL.

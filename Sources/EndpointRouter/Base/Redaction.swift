@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// let redaction = Redaction(headers: ["X-API-Key"], queryKeys: ["access_token"], bodyKeys: ["password"])
-/// redaction.url(URL(string: "https://me:pw@api.example.com/x?access_token=abc&page=2")!)
+/// let shown = redaction.url(URL(string: "https://me:pw@api.example.com/x?access_token=abc&page=2")!)
 /// // "https://api.example.com/x?access_token=<redacted>&page=2"
 /// ```
 public struct Redaction: Sendable, Hashable {

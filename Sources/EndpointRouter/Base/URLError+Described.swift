@@ -24,6 +24,7 @@ extension HTTPClientError {
     /// package (such as `EndpointRouterAsyncHTTPClient`) reports a failure with a specific code and a
     /// sentence a person can act on, built the same way as the library's own.
     ///
+    /// <!-- snippet: prelude=doc,doc-intercept -->
     /// ```swift
     /// throw HTTPClientError.transport(.cannotConnectToHost, "nothing listens on \(host)", url: request.url)
     /// ```

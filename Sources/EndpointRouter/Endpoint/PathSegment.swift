@@ -9,6 +9,7 @@ import Foundation
 /// var endpoint: String {
 ///     switch self {
 ///     case .user(let name): "users/\(segment: name)"      // "ann?x#y" → "users/ann%3Fx%23y"
+///     default: "users"
 ///     }
 /// }
 /// ```
@@ -141,7 +142,7 @@ extension DefaultStringInterpolation {
     /// Interpolates `value` escaped as one path segment; see ``pathSegment(_:)``.
     ///
     /// ```swift
-    /// "repos/\(segment: owner)/\(segment: repo)"
+    /// let endpoint = "repos/\(segment: owner)/\(segment: repo)"
     /// ```
     ///
     /// An empty value, or one a normalising server would resolve as `.`/`..`, makes the request fail

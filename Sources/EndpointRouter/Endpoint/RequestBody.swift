@@ -4,6 +4,7 @@ import Foundation
 ///
 /// When an endpoint has a `body`, its `parameters` go to the URL query.
 ///
+/// <!-- snippet: prelude=doc,models,api-members -->
 /// ```swift
 /// var body: RequestBody? {
 ///     switch self {
@@ -26,7 +27,9 @@ public enum RequestBody: Sendable {
     /// The contents of a file, streamed from disk while sending (never read whole into memory).
     ///
     /// ```swift
-    /// case .upload(let video): .file(video, contentType: "video/mp4")
+    /// var body: RequestBody? {
+    ///     if case .upload(let video) = self { .file(video, contentType: "video/mp4") } else { nil }
+    /// }
     /// ```
     ///
     /// Ask for upload progress with ``HTTPClient/upload(type:timeout:headers:middlewares:progress:)``.

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// var acceptableStatusCodes: Set<Int> { [200, 201, 304] }
-/// var acceptableStatusCodes: ClosedRange<Int> { 200...399 }
+/// // or a range: var acceptableStatusCodes: ClosedRange<Int> { 200...399 }
 /// ```
 public protocol StatusCodeSet: Sendable {
     /// Whether `statusCode` counts as success.

@@ -13,8 +13,10 @@
 ///     }
 /// }
 ///
-/// enum FeedAPI: HTTPClient {
+/// enum FeedAPI: HTTPClient, Equatable {
 ///     case timeline, post(Post)
+///     var host: String { "https://api.example.com" }
+///     var endpoint: String { self == .timeline ? "timeline" : "posts" }
 ///     var options: EndpointOptions {
 ///         var options = EndpointOptions()
 ///         options.priority = self == .timeline ? 1 : 0

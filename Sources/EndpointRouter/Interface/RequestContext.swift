@@ -58,6 +58,7 @@ public struct RequestContext: Sendable {
     /// stream this way. Register it for a response whose ``HTTPResponse/isStreaming`` is set: an
     /// error response of a streaming call (a 503 about to be retried) is whole already.
     ///
+    /// <!-- snippet: prelude=doc,doc-intercept -->
     /// ```swift
     /// let response = try await next(request, context)
     /// if response.isStreaming {

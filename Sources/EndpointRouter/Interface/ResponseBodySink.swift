@@ -6,6 +6,7 @@ import Foundation
 /// up to the endpoint's `maxResponseSize`, or into a file for a download) and enforces the limits,
 /// so every transport gets them right by calling it:
 ///
+/// <!-- snippet: prelude=doc,doc-function -->
 /// ```swift
 /// try sink.receive(head)                  // may refuse a Content-Length over the limit
 /// for try await chunk in body {

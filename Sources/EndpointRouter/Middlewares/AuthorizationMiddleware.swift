@@ -5,9 +5,11 @@ import Foundation
 ///
 /// ```swift
 /// enum FeedAPI: HTTPClient {
+///     case timeline
 ///     static let credentials = CredentialStore(credential: { await Keychain.token().map(Credential.bearer) },
 ///                                              refresh: { _ in await Session.renew() })
 ///     var host: String { "https://api.example.com" }
+///     var endpoint: String { "timeline" }
 ///     var middlewares: [any HTTPMiddleware] {
 ///         [MetricsMiddleware(report: Metrics.record), AuthorizationMiddleware(Self.credentials, host: host), RetryMiddleware()]
 ///     }

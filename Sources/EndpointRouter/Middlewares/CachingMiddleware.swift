@@ -5,7 +5,10 @@ import Foundation
 ///
 /// ```swift
 /// enum ImagesAPI: HTTPClient {
-///     static let cache = ResponseCache(directory: URL.cachesDirectory.appendingPathComponent("images"))
+///     case image(id: String)
+///     static let cache = ResponseCache(directory: FileManager.default.temporaryDirectory.appendingPathComponent("images"))
+///     var host: String { "https://images.example.com" }
+///     var endpoint: String { if case .image(let id) = self { "images/\(segment: id)" } else { "" } }
 ///     var middlewares: [any HTTPMiddleware] { [CachingMiddleware(cache: Self.cache)] }
 /// }
 /// ```

@@ -3,7 +3,7 @@ import Foundation
 /// What ``MetricsMiddleware`` reports about one call, once, when it ends.
 ///
 /// ```swift
-/// MetricsMiddleware { metrics in
+/// let metrics = MetricsMiddleware { metrics in
 ///     print(metrics.endpointName, metrics.statusCode ?? -1, metrics.duration, metrics.attempts)
 /// }
 /// ```

@@ -4,10 +4,12 @@ import Foundation
 /// ``AuthorizationMiddleware``.
 ///
 /// ```swift
-/// .bearer(token)                                  // Authorization: Bearer <token>
-/// .basic(username: "ada", password: secret)      // Authorization: Basic <base64>
-/// .header(name: "X-API-Key", value: key)          // X-API-Key: <key>
-/// .query(name: "api_key", value: key)             // ...?api_key=<key>
+/// let kinds: [Credential] = [
+///     .bearer(token),                                 // Authorization: Bearer <token>
+///     .basic(username: "ada", password: secret),      // Authorization: Basic <base64>
+///     .header(name: "X-API-Key", value: key),         // X-API-Key: <key>
+///     .query(name: "api_key", value: key),            // ...?api_key=<key>
+/// ]
 /// ```
 ///
 /// Two credentials are equal when they would write the same thing into a request; the store uses

@@ -1,13 +1,13 @@
 /// What a ``CredentialStore``'s refresh closure reports after the server rejected a credential.
 ///
 /// ```swift
-/// refresh: { rejected in
+/// let store = CredentialStore(credential: { await Keychain.token().map(Credential.bearer) }, refresh: { rejected in
 ///     switch await session.renewToken() {
 ///     case .ok(let token): .refreshed(.bearer(token))
 ///     case .revoked: .loggedOut          // the user must sign in again
 ///     case .offline: .failed             // keep the token; a later 401 tries again
 ///     }
-/// }
+/// })
 /// ```
 public enum CredentialRefresh: Sendable, Hashable {
     /// A new credential: every request that waited for the refresh is sent again with it.

@@ -3,6 +3,7 @@
 ///
 /// ```swift
 /// enum FeedAPI: HTTPClient {
+///     case timeline
 ///     static let credentials = CredentialStore(
 ///         credential: { await Keychain.token().map(Credential.bearer) },
 ///         refresh: { rejected in
@@ -11,6 +12,8 @@
 ///             return .refreshed(.bearer(token.value))
 ///         })
 ///
+///     var host: String { "https://api.example.com" }
+///     var endpoint: String { "timeline" }
 ///     var middlewares: [any HTTPMiddleware] {
 ///         [AuthorizationMiddleware(Self.credentials, host: host)]
 ///     }

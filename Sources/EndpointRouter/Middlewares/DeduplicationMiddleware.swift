@@ -2,7 +2,10 @@
 /// ask for the same resource at once, the server sees one request and every caller gets the answer.
 ///
 /// ```swift
-/// enum CatalogAPI: HTTPClient {
+/// enum CatalogAPI: HTTPClient, Equatable {
+///     case products, liveScore
+///     var host: String { "https://shop.example.com" }
+///     var endpoint: String { self == .products ? "products" : "live-score" }
 ///     var middlewares: [any HTTPMiddleware] { [DeduplicationMiddleware()] }
 ///     var options: EndpointOptions {
 ///         var options = EndpointOptions()

@@ -6,7 +6,10 @@
 ///
 /// ```swift
 /// enum CatalogAPI: HTTPClient {
+///     case products
 ///     static let inFlight = InFlightRequests()
+///     var host: String { "https://shop.example.com" }
+///     var endpoint: String { "products" }
 ///     var middlewares: [any HTTPMiddleware] { [DeduplicationMiddleware(sharing: Self.inFlight)] }
 /// }
 /// ```

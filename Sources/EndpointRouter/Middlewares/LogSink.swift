@@ -4,6 +4,7 @@ import Foundation
 /// like `swift-log`'s `Logger.log(level:_:metadata:)`, so an app bridges to its own logger without
 /// this package depending on one.
 ///
+/// <!-- snippet: skip reason="needs apple/swift-log, which the library does not depend on" -->
 /// ```swift
 /// import Logging
 /// let logger = Logger(label: "api")

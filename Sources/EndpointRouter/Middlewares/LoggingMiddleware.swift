@@ -5,12 +5,15 @@ import Foundation
 ///
 /// ```swift
 /// enum TodoAPI: HTTPClient {
+///     case todo(id: Int)
+///     var host: String { "https://api.example.com" }
+///     var endpoint: String { if case .todo(let id) = self { "todos/\(segment: id)" } else { "" } }
 ///     var middlewares: [any HTTPMiddleware] {
 ///         [LoggingMiddleware(redaction: Redaction(queryKeys: ["api_key"], bodyKeys: ["password"]))]
 ///     }
 /// }
 /// // debug one call only, with a cURL command to replay it:
-/// await TodoAPI.todo(id: 1).request(type: Todo.self, middlewares: [LoggingMiddleware(curl: true)])
+/// let todo = await TodoAPI.todo(id: 1).request(type: Todo.self, middlewares: [LoggingMiddleware(curl: true)])
 /// ```
 ///
 /// ```

@@ -8,9 +8,12 @@ import Foundation
 ///
 /// ```swift
 /// enum ImagesAPI: HTTPClient {
+///     case image(id: String)
 ///     static let cache = ResponseCache(memoryBudget: 20 * 1024 * 1024,
-///                                      directory: URL.cachesDirectory.appendingPathComponent("images"),
+///                                      directory: FileManager.default.temporaryDirectory.appendingPathComponent("images"),
 ///                                      diskBudget: 200 * 1024 * 1024)
+///     var host: String { "https://images.example.com" }
+///     var endpoint: String { if case .image(let id) = self { "images/\(segment: id)" } else { "" } }
 ///     var middlewares: [any HTTPMiddleware] { [CachingMiddleware(cache: Self.cache)] }
 /// }
 /// ```

@@ -10,7 +10,7 @@ import Foundation
 /// var policy = RetryPolicy()
 /// policy.maximumAttempts = 5
 /// policy.retryableStatusCodes.remove(500)   // this API's 500s are bugs, not hiccups
-/// RetryMiddleware(policy: policy)
+/// let retry = RetryMiddleware(policy: policy)
 /// ```
 ///
 /// A failed attempt is retried when its method is idempotent (or the endpoint sets

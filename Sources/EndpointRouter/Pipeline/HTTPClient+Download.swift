@@ -43,7 +43,7 @@ extension HTTPClient {
     /// Like ``download(to:timeout:headers:middlewares:progress:)``, calling `completionHandler` exactly once, on `queue` when given.
     ///
     /// ```swift
-    /// let handle = FilesAPI.archive.download(to: file, queue: .main) { result in ... }
+    /// let handle = FilesAPI.archive.download(to: file, queue: .main) { result in print(result) }
     /// ```
     @discardableResult
     public func download(

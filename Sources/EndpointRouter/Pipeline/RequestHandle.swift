@@ -3,7 +3,7 @@ import Foundation
 /// A request started with a completion handler; keep it to cancel the request.
 ///
 /// ```swift
-/// let handle = API.search(text).request(type: [Hit].self) { result in ... }
+/// let handle = API.search(text).request(type: [Hit].self) { result in print(result) }
 /// handle.cancel()
 /// ```
 public final class RequestHandle: Sendable {

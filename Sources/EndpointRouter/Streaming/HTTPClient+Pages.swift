@@ -5,6 +5,7 @@ extension HTTPClient {
     /// GitHub's API does: `Link: <https://api.github.com/organizations/1/repos?page=2>; rel="next"`.
     ///
     /// ```swift
+    /// var repos: [Repo] = []
     /// for try await page in GitHubAPI.repos(org: "swiftlang").pages(of: [Repo].self) {
     ///     repos += page
     /// }
@@ -41,6 +42,7 @@ extension HTTPClient where Self: Sendable {
     /// number — where `next` turns the last decoded page into the endpoint of the next one.
     ///
     /// ```swift
+    /// var items: [Item] = []
     /// for try await page in FeedAPI.items(cursor: nil).pages(of: ItemPage.self, next: { page in
     ///     page.nextCursor.map { FeedAPI.items(cursor: $0) }
     /// }) {

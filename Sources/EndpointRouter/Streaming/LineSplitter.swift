@@ -6,6 +6,7 @@
 /// reading a CR as a line end would cut a line at a CR in its text, which JSON escapes but plain text
 /// need not. One UTF-8 byte order mark at the start of the body is skipped.
 ///
+/// <!-- snippet: skip reason="LineSplitter is internal: the example is for the library's own code" -->
 /// ```swift
 /// var splitter = LineSplitter(maxLineSize: 1_048_576)
 /// for try await chunk in body {

@@ -50,9 +50,11 @@ public struct Pages<Page: Decodable & SendableMetatype>: AsyncSequence, Sendable
 
     /// An iterator that starts at the first page.
     ///
+    /// <!-- snippet: prelude=doc,doc-function -->
     /// ```swift
     /// var iterator = FeedAPI.items(cursor: nil).pages(of: ItemPage.self).makeAsyncIterator()
     /// let firstPage = try await iterator.next()
+    /// print(firstPage?.items.count ?? 0)
     /// ```
     public func makeAsyncIterator() -> Iterator {
         Iterator(upcoming: first, maxPages: maxPages, following: following)
@@ -60,6 +62,7 @@ public struct Pages<Page: Decodable & SendableMetatype>: AsyncSequence, Sendable
 
     /// Fetches the pages one by one; each `next()` sends one call of the endpoint.
     ///
+    /// <!-- snippet: prelude=doc,doc-function -->
     /// ```swift
     /// var iterator = GitHubAPI.repos(org: "swiftlang").pages(of: [Repo].self).makeAsyncIterator()
     /// while let page = try await iterator.next() {
@@ -88,9 +91,11 @@ public struct Pages<Page: Decodable & SendableMetatype>: AsyncSequence, Sendable
 
         /// The next page, or `nil` after the last one, after `maxPages` pages, or after an error.
         ///
+        /// <!-- snippet: prelude=doc,doc-function -->
         /// ```swift
         /// var iterator = FeedAPI.items(cursor: nil).pages(of: ItemPage.self).makeAsyncIterator()
         /// let firstPage = try await iterator.next()
+        /// print(firstPage?.items.count ?? 0)
         /// ```
         public mutating func next() async throws(HTTPClientError) -> Page? {
             try await next(isolation: nil)

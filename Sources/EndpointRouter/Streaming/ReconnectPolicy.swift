@@ -4,7 +4,7 @@ import Foundation
 /// connection is lost, as a browser's `EventSource` does.
 ///
 /// ```swift
-/// for try await event in FeedAPI.live.events(reconnect: .automatic(maxAttempts: 5)) { … }
+/// for try await event in FeedAPI.live.events(reconnect: .automatic(maxAttempts: 5)) { print(event.data) }
 /// ```
 ///
 /// A reconnection waits the server's `retry` (or ``initialDelay`` when it sent none), doubled after

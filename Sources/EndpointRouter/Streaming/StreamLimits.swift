@@ -11,7 +11,7 @@ import Foundation
 /// extension ChatAPI {
 ///     static let streamLimits = StreamLimits(maxElementSize: 4 * 1024 * 1024, idleTimeout: 120)
 /// }
-/// for try await event in ChatAPI.completions(prompt).events(limits: ChatAPI.streamLimits) { … }
+/// for try await event in ChatAPI.completions(prompt).events(limits: ChatAPI.streamLimits) { print(event.data) }
 /// ```
 ///
 /// The endpoint's ``HTTPClient/timeout`` still bounds getting the response head, middlewares and

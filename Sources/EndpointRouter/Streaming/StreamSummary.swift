@@ -3,10 +3,12 @@ import Foundation
 /// How one streamed response ended, for a middleware that asked with
 /// ``RequestContext/onStreamEnd(_:)``: logging writes it, metrics report it.
 ///
+/// <!-- snippet: prelude=doc,doc-intercept -->
 /// ```swift
 /// context.onStreamEnd { summary in
 ///     print("\(context.endpointName): \(summary.elements) events, \(summary.bytes) bytes, \(summary.error?.caseName ?? "ended")")
 /// }
+/// return try await next(request, context)
 /// ```
 public struct StreamSummary: Sendable, Equatable {
     /// Body bytes received.

@@ -28,8 +28,13 @@ import Foundation
 ///   `.responseTooLarge` instead of holding more memory (see the Streaming article).
 ///
 /// ```swift
-/// let transport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: 16))
-/// enum API: HTTPClient { ...; var transport: any HTTPTransport { Self.sharedTransport } }
+/// enum API: HTTPClient {
+///     case items
+///     static let sharedTransport = URLSessionTransport(configuration: .init(maximumConnectionsPerHost: 16))
+///     var host: String { "https://api.example.com" }
+///     var endpoint: String { "items" }
+///     var transport: any HTTPTransport { Self.sharedTransport }
+/// }
 /// ```
 ///
 /// Headers: URLSession joins repeated response fields into one value and does not keep their

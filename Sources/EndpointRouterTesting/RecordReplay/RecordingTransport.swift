@@ -148,7 +148,7 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     ///
     /// ```swift
     /// try await withTransport(recorder) {
-    ///     for try await line in LogsAPI.tail.lines() where line == "ready" { break }
+    ///     for try await line in LogsAPI.tail(app: "web").lines() where line == "ready" { break }
     /// }
     /// await recorder.waitForRecordings()
     /// ```

@@ -29,7 +29,7 @@ import Foundation
 ///
 /// ```swift
 /// let replay = ReplayTransport(directory: recordings, replaysChunkTiming: true)
-/// let lines = try await withTransport(replay) { try await LogsAPI.tail.lines().reduce(into: []) { $0.append($1) } }
+/// let lines = try await withTransport(replay) { try await LogsAPI.tail(app: "web").lines().collect() }
 /// ```
 ///
 /// A stream recorded as cut (its consumer left early) is served up to where it was cut, then fails

@@ -50,7 +50,7 @@ public struct StubResponse: Sendable {
     /// Answers with raw bytes.
     ///
     /// ```swift
-    /// .data(pngBytes, headers: ["Content-Type": "image/png"])
+    /// stub.on(.get, "/logo.png", respond: .data(pngBytes, headers: ["Content-Type": "image/png"]))
     /// ```
     public static func data(_ data: Data, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
         StubResponse(.respond(status: status, headers: HTTPHeaders(headers), body: .bytes(data)))
@@ -60,8 +60,8 @@ public struct StubResponse: Sendable {
     /// sets one).
     ///
     /// ```swift
-    /// .json([Todo(id: 1, title: "a"), Todo(id: 2, title: "b")])
-    /// .json(APIError(message: "no such todo"), status: 404)
+    /// stub.on(.get, "/todos", respond: .json([Todo(id: 1, title: "a"), Todo(id: 2, title: "b")]))
+    ///     .on(.get, "/todos/99", respond: .json(APIError(message: "no such todo"), status: 404))
     /// ```
     ///
     /// A value the encoder rejects makes the request fail with `.encodingFailed` naming its type.
@@ -86,7 +86,7 @@ public struct StubResponse: Sendable {
     /// served on purpose).
     ///
     /// ```swift
-    /// .json(#"{"id": 1, "title": "a", "completed": false}"#)
+    /// stub.on(.get, "/todos/1", respond: .json(#"{"userId": 1, "id": 1, "title": "a", "completed": false}"#))
     /// ```
     ///
     /// A `String` argument is always taken as JSON text; to send a JSON string literal, write it
@@ -139,7 +139,7 @@ public struct StubResponse: Sendable {
     /// Fails the request with `error`, as if no response arrived.
     ///
     /// ```swift
-    /// .failure(.timedOut)
+    /// stub.on(.get, "/slow", respond: .failure(.timedOut))
     /// ```
     public static func failure(_ error: HTTPClientError) -> StubResponse {
         StubResponse(.fail(error))
@@ -148,7 +148,7 @@ public struct StubResponse: Sendable {
     /// Fails the request with `.transport(URLError(code))`, as a real connection failure would.
     ///
     /// ```swift
-    /// .urlError(.notConnectedToInternet)
+    /// stub.on(.get, "/todos", respond: .urlError(.notConnectedToInternet))
     /// ```
     public static func urlError(_ code: URLError.Code) -> StubResponse {
         StubResponse(.fail(.transport(URLError(code))))
@@ -161,7 +161,7 @@ public struct StubResponse: Sendable {
     /// too slow: a test of a timeout takes as long as the timeout, not the latency.
     ///
     /// ```swift
-    /// .json(todos).delayed(by: 0.3)
+    /// stub.on(.get, "/todos", respond: .json(todos).delayed(by: 0.3))
     /// ```
     public func delayed(by seconds: TimeInterval) -> StubResponse {
         StubResponse(outcome, latency: seconds.isFinite && seconds > 0 ? seconds : 0)

@@ -48,7 +48,7 @@ public struct StubStreamStep: Sendable {
     /// and every piece before it. Steps after it are never played.
     ///
     /// ```swift
-    /// .drop(.networkConnectionLost)
+    /// let lost: StubStreamStep = .drop(.networkConnectionLost)
     /// ```
     public static func drop(_ code: URLError.Code = .networkConnectionLost) -> StubStreamStep {
         StubStreamStep(kind: .fail(.transport(URLError(code))))
@@ -64,8 +64,8 @@ public struct StubStreamStep: Sendable {
     /// seconds apart, to combine with others in ``StubResponse/stream(_:status:headers:)``.
     ///
     /// ```swift
-    /// .stream(StubStreamStep.events([ServerSentEvent(data: "a")]) + [.pause(0.1), .drop()],
-    ///         headers: ["Content-Type": "text/event-stream"])
+    /// stub.on(.get, "/feed", respond: .stream(StubStreamStep.events([ServerSentEvent(data: "a")]) + [.pause(0.1), .drop()],
+    ///                                          headers: ["Content-Type": "text/event-stream"]))
     /// ```
     public static func events(_ events: [ServerSentEvent], interval: TimeInterval = 0) -> [StubStreamStep] {
         StubStream.spaced(events.map { Data(StubStream.encode($0).utf8) }, interval: interval)
@@ -195,7 +195,7 @@ extension StubResponse {
     /// `interval` seconds between them.
     ///
     /// ```swift
-    /// .jsonLines([LogLine(message: "started"), LogLine(message: "ready")], interval: 0.01)
+    /// stub.on(.get, "/logs", respond: .jsonLines([LogLine(message: "started"), LogLine(message: "ready")], interval: 0.01))
     /// ```
     ///
     /// `Content-Type` is `application/x-ndjson` unless `headers` sets one. Line feeds a
@@ -227,7 +227,7 @@ extension StubResponse {
     /// `interval` seconds apart.
     ///
     /// ```swift
-    /// .endless { index in "data: \(index)\n\n" }
+    /// stub.on(.get, "/ticks", respond: .endless { index in "data: \(index)\n\n" })
     /// ```
     ///
     /// It goes on until the exchange ends: the consumer leaves its loop or is cancelled, the stream's

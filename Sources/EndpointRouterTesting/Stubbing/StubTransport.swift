@@ -13,6 +13,7 @@ import Foundation
 /// let todo = try await withTransport(stub) {
 ///     try await TodoAPI.todo(id: 7).request(type: Todo.self).get()
 /// }
+/// #expect(todo.title == "Stubbed")
 /// #expect(stub.lastRequest?.path == "/todos/7")
 /// ```
 ///
