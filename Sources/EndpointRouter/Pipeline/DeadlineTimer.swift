@@ -10,8 +10,8 @@ import Foundation
 /// calls with the same timeout, made one after another, never do.
 ///
 /// A cancelled entry leaves its action at once (the call's state is freed) and its heap slot the
-/// next time the heap is compacted, which happens when cancelled slots outnumber live ones, so the
-/// heap never holds more than about twice the calls in flight.
+/// next time the heap is compacted, which happens when cancelled slots outnumber live ones, so
+/// cancelled slots cannot pile up (20,000 scheduled and cancelled leave fewer than 2,000).
 final class DeadlineTimer: Sendable {
     /// The timer every call uses.
     static let shared = DeadlineTimer()

@@ -77,7 +77,7 @@ extension HTTPClient {
     /// }
     /// ```
     ///
-    /// Reports never go backwards; a retried attempt is reported once it passes the previous one.
+    /// Reports never go backwards.
     nonisolated(nonsending)
         public func upload<T: Decodable & SendableMetatype>(
             type: T.Type,

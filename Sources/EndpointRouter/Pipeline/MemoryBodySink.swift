@@ -3,8 +3,8 @@ import Foundation
 /// Collects a body in memory, up to a limit.
 ///
 /// The limit counts the bytes the transport delivers (decompressed), so a gzip bomb is stopped at the
-/// limit like any other large body. Capacity grows by doubling but never past the limit, so memory
-/// stays bounded by the limit rather than twice it.
+/// limit like any other large body. Capacity grows by doubling but never past the limit, so the
+/// buffer never needs twice the limit.
 final class MemoryBodySink: ResponseBodySink, StripeLocked, @unchecked Sendable {
     enum Overflow {
         /// Fail with `.responseTooLarge`: the body is the caller's value and must be whole.

@@ -17,8 +17,7 @@ import Foundation
 ///   ``EndpointOptions/retryable`` to `true`, the rule ``RetryMiddleware`` follows. A POST stream
 ///   (a chat completion) is never sent twice unless its endpoint says so: its body's end, or a lost
 ///   connection, ends the sequence (with the error, if there was one);
-/// - when the body ends, when the connection is lost or goes idle, and when the connection cannot
-///   be made;
+/// - when the body ends, when the connection is lost, and when the connection cannot be made;
 /// - not when the server answers a non-2xx status (the sequence throws `.unacceptableStatusCode`) or
 ///   `204 No Content` (the sequence ends: the spec's way for a server to say "stop"), nor for an
 ///   event over the size limit, a total timeout or a cancellation;

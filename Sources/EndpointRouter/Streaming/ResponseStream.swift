@@ -13,9 +13,10 @@ import Foundation
 /// `makeAsyncIterator()`) sends the request anew. The request goes through the endpoint's
 /// middlewares, request checks and redirects, and its status is validated, before the first
 /// element: a status outside ``HTTPClient/acceptableStatusCodes`` throws `.unacceptableStatusCode`
-/// with the head and the first 64 KiB of the body. Then the body is read at most
-/// ``StreamLimits/bufferSize`` ahead of the loop. Leaving the loop, or cancelling its task, closes
-/// the connection.
+/// with the head and the first 64 KiB of the body. Then the body is held at most
+/// ``StreamLimits/bufferSize`` ahead of the loop (a transport that cannot wait, URLSession, fails
+/// the stream instead; see ``StreamLimits/bufferSize``). Leaving the loop, or cancelling its task,
+/// ends the exchange and closes the connection.
 ///
 /// Every error is an ``HTTPClientError``: the iterator's `next()` says so in its type, and so does
 /// `for try await` where the standard library has typed `next(isolation:)` (Linux, macOS 15, iOS 18

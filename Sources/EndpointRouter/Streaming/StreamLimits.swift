@@ -22,13 +22,15 @@ import Foundation
 /// naming the limit at its first element, before anything is sent (`nil` is the way to say "no
 /// limit"). Timeouts above about 31 years are capped there, as the endpoint's `timeout` is.
 public struct StreamLimits: Sendable, Hashable {
-    /// Bytes the transport reads ahead of the consumer at most: 1 MiB unless set. A transport that
-    /// cannot pause its reading (URLSession) fails the stream with `.responseTooLarge` when the
-    /// consumer falls this far behind, rather than hold more.
+    /// Bytes a transport that can wait reads ahead of the consumer at most: 1 MiB unless set. A
+    /// transport that cannot pause its reading (URLSession) fails the stream with `.responseTooLarge`
+    /// when the consumer falls this far behind; on Linux corelibs may go on reading, and memory
+    /// growing, until the connection closes (see the Streaming article).
     public var bufferSize: Int
     /// The largest element in bytes — one line, one JSON line, one event — 1 MiB unless set; a
-    /// larger one ends the stream with `.responseTooLarge` and closes the connection. `nil` for
-    /// no limit. (`bytes()` hands pieces as they arrive, so it has no element to limit.)
+    /// larger one ends the stream with `.responseTooLarge` and cancels the exchange (a transport that
+    /// reads on demand closes the connection; URLSession may already have read a short body whole).
+    /// `nil` for no limit. (`bytes()` hands pieces as they arrive, so it has no element to limit.)
     public var maxElementSize: Int?
     /// Seconds without a byte from the server after which the stream ends with `.timedOut`: 60
     /// unless set, `nil` for never. Time the transport spends waiting for a slow consumer does

@@ -25,7 +25,8 @@ import Foundation
 /// - It cannot pause a body (``ResponseBodySink/waitForDemand()`` is not called): URLSession pushes
 ///   pieces through delegate callbacks, and on Linux `suspend()` followed by a `cancel()` can crash
 ///   corelibs. A streaming call whose consumer falls a whole buffer behind therefore ends with
-///   `.responseTooLarge` instead of holding more memory (see the Streaming article).
+///   `.responseTooLarge`; on Linux corelibs may go on reading, and memory growing, until the
+///   connection closes (see the Streaming article).
 ///
 /// ```swift
 /// enum API: HTTPClient {
@@ -39,7 +40,8 @@ import Foundation
 ///
 /// Headers: URLSession joins repeated response fields into one value and does not keep their
 /// order; this transport sorts them by name, and splits `Set-Cookie` back into one field per cookie
-/// (`values(for: "Set-Cookie")` gives each cookie intact, `Expires` date and commas inside values included). TLS on Linux uses the system CA store only (libcurl); pinning and custom trust are not
+/// at each comma followed by a space and `name=` (`values(for: "Set-Cookie")` keeps `Expires` dates and
+/// other commas in their cookie; a value that itself holds `, name=` is split there). TLS on Linux uses the system CA store only (libcurl); pinning and custom trust are not
 /// available there. Proxies come from the `http_proxy`/`https_proxy` environment variables on Linux.
 public final class URLSessionTransport: HTTPTransport {
     /// Settings of a transport.
@@ -148,8 +150,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// connection dies before any answer, libcurl under corelibs sends the request again by itself:
     /// a body read from a file reached the server twice (the caller saw the second answer), and an
     /// in-memory body hung until the deadline (measured by SingleSendConformanceTests). A connection
-    /// of its own is never a reused one, so a dead connection fails the request at once with a
-    /// `.transport` error, which the retry rules act on, counted as an attempt. The cost is a
+    /// of its own is never a reused one, so a dead connection fails the request with a `.transport`
+    /// error before its deadline, which the retry rules act on, counted as an attempt. The cost is a
     /// connection set-up (and TLS handshake) for each such request. A bodiless GET, HEAD, DELETE or
     /// OPTIONS keeps the pool, and libcurl may still send it a second time on a dead connection,
     /// unseen by the library's attempt count.

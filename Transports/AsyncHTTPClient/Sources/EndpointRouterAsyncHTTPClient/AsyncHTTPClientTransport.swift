@@ -8,10 +8,12 @@ import NIOCore
 ///
 /// It carries one exchange and nothing more, like every transport: the library keeps the deadline,
 /// the request checks, redirects (AsyncHTTPClient's own following is off) and the size limit. What
-/// it adds over ``URLSessionTransport`` on Linux: several times the throughput, an abandoned
-/// transfer closes its connection at once, a large transfer does not slow other hosts, repeated
-/// response fields (two `Set-Cookie`) stay separate and in order, and TLS is configurable — custom
-/// trust roots, certificate pinning, client certificates — through `TLSConfiguration`.
+/// it adds over ``URLSessionTransport`` on Linux: more throughput (against raw URLSession, 3.98× with
+/// 64 calls in flight and 1.56× one at a time in Benchmarks/README.md, scenario 5), an abandoned
+/// transfer's connection closed within 2 s, small requests to another host answered within 300 ms
+/// during a 512 MiB download, repeated response fields (two `Set-Cookie`) kept separate and in order,
+/// and TLS configurable — custom trust roots, certificate pinning, client certificates — through
+/// `TLSConfiguration`.
 ///
 /// A server app switches a service enum to it with one line (and one transport for the process):
 ///
@@ -81,7 +83,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The client settings a transport uses unless given others: AsyncHTTPClient's defaults, with
     /// gzip and deflate bodies decompressed (as URLSession does), a decompression bomb refused once
     /// it expands past ``decompressionRatioLimit`` times the bytes received, and a failed connection
-    /// reported at once instead of retried until the connect timeout (retrying is a policy, and
+    /// reported without being retried until the connect timeout (retrying is a policy, and
     /// policies are the library's: a retry middleware decides).
     ///
     /// The endpoint's `maxResponseSize` counts decompressed bytes as well; the ratio only bounds the
