@@ -91,59 +91,39 @@ enum Deadline {
     }
 }
 
-/// The first of operation, timer and cancellation to finish wins; the others are cancelled.
+/// The first of operation, timer and cancellation to finish wins; the others are cancelled. The
+/// rules are ``DeadlineRace``'s; this class holds it under a lock and carries out its actions.
 private final class Race<T: Sendable>: StripeLocked, @unchecked Sendable {
-    struct State {
-        var continuation: UnsafeContinuation<Result<T, HTTPClientError>, Never>?
-        var outcome: Result<T, HTTPClientError>?
-        var operation: Task<Void, Never>?
-        var timer: DeadlineTimer.Token?
-    }
+    typealias Outcome = Result<T, HTTPClientError>
+    typealias Machine = DeadlineRace<UnsafeContinuation<Outcome, Never>, Task<Void, Never>, DeadlineTimer.Token, Outcome>
 
     // Safe (`@unchecked Sendable`): only touched under the object's stripe lock (`withLock`).
-    var lockedState = State()
+    var lockedState = Machine()
 
-    var isFinished: Bool { withLock { $0.outcome != nil } }
+    var isFinished: Bool { withLock { $0.isFinished } }
 
-    func begin(_ continuation: UnsafeContinuation<Result<T, HTTPClientError>, Never>) {
-        let outcome = withLock { state -> Result<T, HTTPClientError>? in
-            if state.outcome == nil { state.continuation = continuation }
-            return state.outcome
+    func begin(_ continuation: UnsafeContinuation<Outcome, Never>) { perform(withLock { $0.waiterArrived(continuation) }) }
+
+    func attach(_ operation: Task<Void, Never>) { perform(withLock { $0.workStarted(operation) }) }
+
+    func attach(_ timer: DeadlineTimer.Token) { perform(withLock { $0.timerArmed(timer) }) }
+
+    func finish(_ outcome: Outcome) { perform(withLock { $0.finished(outcome) }) }
+
+    private func perform(_ action: Machine.Action) {
+        switch action {
+        case .none:
+            break
+        case .answer(let continuation, let outcome, let operation, let timer):
+            cancel(operation, timer)
+            continuation.resume(returning: outcome)
+        case .cancel(let operation, let timer):
+            cancel(operation, timer)
         }
-        if let outcome { continuation.resume(returning: outcome) }
     }
 
-    func attach(_ operation: Task<Void, Never>) {
-        let finished = withLock { state -> Bool in
-            if state.outcome == nil { state.operation = operation }
-            return state.outcome != nil
-        }
-        if finished { operation.cancel() }
-    }
-
-    func attach(_ timer: DeadlineTimer.Token) {
-        let finished = withLock { state -> Bool in
-            if state.outcome == nil { state.timer = timer }
-            return state.outcome != nil
-        }
-        if finished { DeadlineTimer.shared.cancel(timer) }
-    }
-
-    func finish(_ outcome: Result<T, HTTPClientError>) {
-        let taken = withLock {
-            state -> (UnsafeContinuation<Result<T, HTTPClientError>, Never>?, Task<Void, Never>?, DeadlineTimer.Token?)? in
-            guard state.outcome == nil else { return nil }
-            state.outcome = outcome
-            defer {
-                state.continuation = nil
-                state.operation = nil
-                state.timer = nil
-            }
-            return (state.continuation, state.operation, state.timer)
-        }
-        guard let (continuation, operation, timer) = taken else { return }
+    private func cancel(_ operation: Task<Void, Never>?, _ timer: DeadlineTimer.Token?) {
         if let timer { DeadlineTimer.shared.cancel(timer) }
         operation?.cancel()
-        continuation?.resume(returning: outcome)
     }
 }
