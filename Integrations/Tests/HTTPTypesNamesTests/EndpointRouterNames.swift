@@ -4,7 +4,7 @@ import EndpointRouter
 // declarations win over imported ones, so this one file settles the names for every file of the
 // module, whatever else a file imports (HTTPTypes here, as in a Hummingbird 2 or
 // swift-openapi-runtime app). The other module's types stay reachable by their qualified names:
-// `HTTPTypes.HTTPRequest`. This is the recipe of the Transports and GettingStarted articles.
+// `HTTPTypes.HTTPRequest`. This is the recipe of the ServerApps article.
 typealias HTTPClient = EndpointRouter.HTTPClient
 typealias HTTPClientError = EndpointRouter.HTTPClientError
 typealias HTTPMethod = EndpointRouter.HTTPMethod

@@ -43,8 +43,8 @@ public final class URLSessionTransport: HTTPTransport {
     ///
     /// ```swift
     /// let settings = URLSessionConfiguration.default
-    /// settings.httpAdditionalHeaders = ["User-Agent": "Shop/2.1"]
-    /// settings.waitsForConnectivity = true
+    /// settings.httpAdditionalHeaders = ["X-App-Version": "2.1"]
+    /// settings.allowsCellularAccess = false
     /// let transport = URLSessionTransport(configuration: .init(sessionConfiguration: settings))
     /// ```
     ///
@@ -71,7 +71,8 @@ public final class URLSessionTransport: HTTPTransport {
     ///
     /// Everything else applies as URLSession applies it: proxies (`connectionProxyDictionary`), the
     /// minimum TLS version, cellular, expensive and constrained network access, pipelining, the
-    /// network service type. On Linux, corelibs ignores most of these (proxies come from the
+    /// network service type. On Linux, corelibs lacks several of these (`waitsForConnectivity` is
+    /// read-only there) and ignores most of the others (proxies come from the
     /// `http_proxy`/`https_proxy` environment variables there). Measured there: the cookie storage,
     /// when asked for, stores and sends cookies; the URL cache, when asked for, answered nothing
     /// (every request reached the server).

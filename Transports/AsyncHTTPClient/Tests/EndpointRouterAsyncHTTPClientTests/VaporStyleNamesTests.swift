@@ -9,7 +9,7 @@ import Testing
 // A file as a Vapor app writes it: Vapor re-exports NIOHTTP1 in every file, and a server that uses
 // the AsyncHTTPClient transport imports AsyncHTTPClient too. Both declare names EndpointRouter
 // uses (`HTTPClient`, `HTTPClientError`, `HTTPMethod`, `HTTPHeaders`, `HTTPResponseHead`), so
-// each of them is written here module-qualified, as the Transports article says. This file
+// each of them is written here module-qualified, as the ServerApps article says. This file
 // failing to compile is the test: CI builds it with the rest of the package.
 
 /// A service enum declared beside AsyncHTTPClient and NIOHTTP1.
