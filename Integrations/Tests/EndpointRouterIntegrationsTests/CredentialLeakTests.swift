@@ -51,11 +51,11 @@ struct CredentialLeakTests {
                 headers: ["Cookie": "sid=COOKIE-SECRET", "X-Session": "DECLARED-SECRET"],
                 redirectPolicy: RedirectPolicy(sensitiveHeaders: ["X-Session"]),
                 middlewares: [
-                    TracingMiddleware(tracer: tracer),
+                    ClientTracingMiddleware(tracer: tracer),
                     AuthorizationMiddleware(store, host: "https://api.example.com:8443"),
                     LoggingMiddleware(includesHeaders: true, curl: true, sink: .logger(logger)),
-                    SwiftMetricsMiddleware(factory: metrics),
-                    TracingMiddleware(tracer: tracer),
+                    ClientMetricsMiddleware(factory: metrics),
+                    ClientTracingMiddleware(tracer: tracer),
                 ],
                 transport: stub)
             _ = await probe.request(type: [String: String].self)

@@ -21,7 +21,7 @@ import EndpointRouter
 ///     case todos
 ///     var host: String { "https://api.example.com" }
 ///     var endpoint: String { "todos" }
-///     var middlewares: [any HTTPMiddleware] { [RetryMiddleware(), SwiftMetricsMiddleware()] }
+///     var middlewares: [any HTTPMiddleware] { [RetryMiddleware(), ClientMetricsMiddleware()] }
 /// }
 /// ```
 ///
@@ -34,7 +34,7 @@ import EndpointRouter
 /// Nothing is taken from headers or bodies, and the URL gives only its host and port: no
 /// credential can reach a dimension. Values are recorded on the task of the call; the metrics
 /// backend (`MetricsSystem.bootstrap`, or `factory`) is one the app chose.
-public struct SwiftMetricsMiddleware: HTTPMiddleware {
+public struct ClientMetricsMiddleware: HTTPMiddleware {
     /// The label of the request duration histogram.
     public static let durationLabel = "http.client.request.duration"
     /// The label of the request body size histogram.

@@ -16,7 +16,7 @@ import Tracing
 ///     var host: String { "https://api.example.com" }
 ///     var endpoint: String { "todos" }
 ///     // One span for the call, and one child span for each request sent, retries included.
-///     var middlewares: [any HTTPMiddleware] { [TracingMiddleware(), RetryMiddleware(), TracingMiddleware()] }
+///     var middlewares: [any HTTPMiddleware] { [ClientTracingMiddleware(), RetryMiddleware(), ClientTracingMiddleware()] }
 /// }
 /// ```
 ///
@@ -40,7 +40,7 @@ import Tracing
 ///
 /// A streaming call's (`events()`, `lines()`, …) span ends when the stream ends, with the error
 /// that ended it, if any.
-public struct TracingMiddleware: HTTPMiddleware {
+public struct ClientTracingMiddleware: HTTPMiddleware {
     private let tracer: (any Tracer)?
 
     /// Creates the middleware.
@@ -117,7 +117,7 @@ struct HeaderInjector: Injector {
     }
 }
 
-/// The error a ``TracingMiddleware`` records on a span: the ``HTTPClientError``'s case name and
+/// The error a ``ClientTracingMiddleware`` records on a span: the ``HTTPClientError``'s case name and
 /// message, and nothing else.
 ///
 /// Not the error itself, because some of its cases carry the request and the response (their

@@ -5,8 +5,8 @@ import Foundation
 import MetricsTestKit
 import Testing
 
-@Suite("SwiftMetricsMiddleware: OpenTelemetry HTTP client metrics in swift-metrics")
-struct SwiftMetricsMiddlewareTests {
+@Suite("ClientMetricsMiddleware: OpenTelemetry HTTP client metrics in swift-metrics")
+struct ClientMetricsMiddlewareTests {
     /// The dimensions of one recorder as a dictionary (each name appears once).
     private static func dimensions(_ recorder: TestRecorder) -> [String: String] {
         Dictionary(recorder.dimensions, uniquingKeysWith: { first, _ in first })
@@ -16,7 +16,7 @@ struct SwiftMetricsMiddlewareTests {
     func success() async throws {
         let metrics = TestMetrics()
         let stub = StubTransport.answering(.json(#"{"ok":true}"#).delayed(by: 0.05))
-        let probe = Probe(method: .post, middlewares: [SwiftMetricsMiddleware(factory: metrics)], transport: stub)
+        let probe = Probe(method: .post, middlewares: [ClientMetricsMiddleware(factory: metrics)], transport: stub)
         _ = try await probe.request(type: [String: Bool].self).get()
 
         let durations = metrics.recorders(label: "http.client.request.duration")
@@ -38,7 +38,7 @@ struct SwiftMetricsMiddlewareTests {
         let metrics = TestMetrics()
         let stub = StubTransport.answering(.status(503), .json("{}"))
         let probe = Probe(
-            host: "http://api.example.com", middlewares: [immediateRetry, SwiftMetricsMiddleware(factory: metrics)], transport: stub)
+            host: "http://api.example.com", middlewares: [immediateRetry, ClientMetricsMiddleware(factory: metrics)], transport: stub)
         _ = try await probe.request(type: [String: Int].self).get()
 
         let durations = metrics.recorders(label: "http.client.request.duration").map(Self.dimensions)
@@ -52,7 +52,7 @@ struct SwiftMetricsMiddlewareTests {
     func transportFailure() async throws {
         let metrics = TestMetrics()
         let stub = StubTransport.answering(.urlError(.cannotConnectToHost))
-        let probe = Probe(middlewares: [SwiftMetricsMiddleware(factory: metrics)], transport: stub)
+        let probe = Probe(middlewares: [ClientMetricsMiddleware(factory: metrics)], transport: stub)
         _ = await probe.request(type: [String: Int].self)
 
         let durations = metrics.recorders(label: "http.client.request.duration").map(Self.dimensions)
@@ -65,7 +65,7 @@ struct SwiftMetricsMiddlewareTests {
     func streamingCall() async throws {
         let metrics = TestMetrics()
         let stub = StubTransport.answering(.stream([.chunk("one\n"), .pause(0.1), .chunk("two\n")]))
-        let probe = Probe(middlewares: [SwiftMetricsMiddleware(factory: metrics)], transport: stub)
+        let probe = Probe(middlewares: [ClientMetricsMiddleware(factory: metrics)], transport: stub)
         var lines: [String] = []
         for try await line in probe.lines() {
             lines.append(line)

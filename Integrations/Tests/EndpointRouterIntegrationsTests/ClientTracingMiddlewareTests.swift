@@ -5,14 +5,15 @@ import InMemoryTracing
 import Testing
 import Tracing
 
-@Suite("TracingMiddleware: client spans, W3C propagation, errors and streams")
+@Suite("ClientTracingMiddleware: client spans, W3C propagation, errors and streams")
 struct TracingMiddlewareTests {
     @Test("Listed first and last around RetryMiddleware: a call span, a child span per attempt, each attempt's traceparent on the wire")
     func callAndAttemptSpans() async throws {
         let tracer = W3CTracer()
         let stub = StubTransport.answering(.status(503), .json("{}"))
         let probe = Probe(
-            middlewares: [TracingMiddleware(tracer: tracer), immediateRetry, TracingMiddleware(tracer: tracer)], transport: stub)
+            middlewares: [ClientTracingMiddleware(tracer: tracer), immediateRetry, ClientTracingMiddleware(tracer: tracer)], transport: stub
+        )
         _ = try await probe.request(type: [String: Int].self).get()
 
         let spans = tracer.finishedSpans
@@ -44,7 +45,7 @@ struct TracingMiddlewareTests {
     func parentFromTheCaller() async throws {
         let tracer = W3CTracer()
         let stub = StubTransport.answering(.json("{}"))
-        let probe = Probe(middlewares: [TracingMiddleware(tracer: tracer)], transport: stub)
+        let probe = Probe(middlewares: [ClientTracingMiddleware(tracer: tracer)], transport: stub)
         let server = tracer.startSpan("GET /orders", context: .topLevel, ofKind: .server)
         _ = await InstrumentationContext.withValue(server.context) {
             await probe.request(type: [String: Int].self)
@@ -61,7 +62,7 @@ struct TracingMiddlewareTests {
     func failureRecorded() async throws {
         let tracer = W3CTracer()
         let stub = StubTransport.answering(.urlError(.cannotConnectToHost))
-        let probe = Probe(middlewares: [TracingMiddleware(tracer: tracer)], transport: stub)
+        let probe = Probe(middlewares: [ClientTracingMiddleware(tracer: tracer)], transport: stub)
         let result = await probe.request(type: [String: Int].self)
         #expect(result.failure?.caseName == "transport(-1004)")
 
@@ -79,7 +80,7 @@ struct TracingMiddlewareTests {
     func streamingSpan() async throws {
         let tracer = W3CTracer()
         let stub = StubTransport.answering(.stream([.chunk("one\n"), .pause(0.05), .chunk("two\n"), .drop()]))
-        let probe = Probe(middlewares: [TracingMiddleware(tracer: tracer)], transport: stub)
+        let probe = Probe(middlewares: [ClientTracingMiddleware(tracer: tracer)], transport: stub)
         var lines: [String] = []
         do {
             for try await line in probe.lines() {
