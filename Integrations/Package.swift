@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "EndpointRouterMetrics", targets: ["EndpointRouterMetrics"]),
         .library(name: "EndpointRouterTracing", targets: ["EndpointRouterTracing"]),
         .library(name: "EndpointRouterHTTPTypes", targets: ["EndpointRouterHTTPTypes"]),
+        .library(name: "EndpointRouterServiceLifecycle", targets: ["EndpointRouterServiceLifecycle"]),
     ],
     dependencies: [
         .package(name: "EndpointRouter", path: "../"),
@@ -19,6 +20,7 @@ let package = Package(
         // Tracing 1.7 carries `ServiceContextModule` itself (swift-service-context now depends on it).
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -56,16 +58,26 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .target(
+            name: "EndpointRouterServiceLifecycle",
+            dependencies: [
+                .product(name: "EndpointRouter", package: "EndpointRouter"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "EndpointRouterIntegrationsTests",
             dependencies: [
                 "EndpointRouterLogging", "EndpointRouterMetrics", "EndpointRouterTracing", "EndpointRouterHTTPTypes",
+                "EndpointRouterServiceLifecycle",
                 .product(name: "EndpointRouter", package: "EndpointRouter"),
                 .product(name: "EndpointRouterTesting", package: "EndpointRouter"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
         // A Hummingbird-style app module: `import HTTPTypes` beside EndpointRouter, with the names
