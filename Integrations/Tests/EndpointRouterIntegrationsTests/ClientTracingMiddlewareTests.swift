@@ -1,0 +1,104 @@
+import EndpointRouter
+import EndpointRouterTesting
+import EndpointRouterTracing
+import InMemoryTracing
+import Testing
+import Tracing
+
+@Suite("ClientTracingMiddleware: client spans, W3C propagation, errors and streams")
+struct TracingMiddlewareTests {
+    @Test("Listed first and last around RetryMiddleware: a call span, a child span per attempt, each attempt's traceparent on the wire")
+    func callAndAttemptSpans() async throws {
+        let tracer = W3CTracer()
+        let stub = StubTransport.answering(.status(503), .json("{}"))
+        let probe = Probe(
+            middlewares: [ClientTracingMiddleware(tracer: tracer), immediateRetry, ClientTracingMiddleware(tracer: tracer)], transport: stub
+        )
+        _ = try await probe.request(type: [String: Int].self).get()
+
+        let spans = tracer.finishedSpans
+        try #require(spans.count == 3)
+        let call = try #require(spans.first { $0.parentSpanID == nil })
+        let attempts = spans.filter { $0.parentSpanID == call.spanID }
+        try #require(attempts.count == 2, "both attempts are children of the call span")
+        #expect(spans.allSatisfy { $0.traceID == call.traceID && $0.kind == .client && $0.operationName == "GET" })
+
+        // The request on the wire carries the attempt's own span, not the call's.
+        let sent = stub.capturedRequests.map { $0.headers.values(for: "traceparent") }
+        #expect(sent == attempts.map { [W3CTracer.traceparent(traceID: $0.traceID, spanID: $0.spanID)] })
+
+        #expect(attempts[0].attributes["http.response.status_code"]?.toSpanAttribute() == .int64(503))
+        #expect(attempts[0].attributes["error.type"]?.toSpanAttribute() == .string("503"))
+        #expect(attempts[0].status?.code == .error)
+        #expect(attempts[0].attributes["http.request.resend_count"] == nil)
+        #expect(attempts[1].attributes["http.request.resend_count"]?.toSpanAttribute() == .int64(1))
+        #expect(attempts[1].attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
+        #expect(attempts[1].status == nil)
+        #expect(call.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
+        #expect(call.attributes["server.address"]?.toSpanAttribute() == .string("api.example.com"))
+        #expect(call.attributes["server.port"]?.toSpanAttribute() == .int64(8443))
+        #expect(call.attributes["url.full"]?.toSpanAttribute() == .string("https://api.example.com:8443/todos"))
+        #expect(call.attributes["endpointrouter.endpoint"]?.toSpanAttribute() == .string("ProbeAPI.todos"))
+    }
+
+    @Test("The span's parent is the caller's current span: the server request being handled")
+    func parentFromTheCaller() async throws {
+        let tracer = W3CTracer()
+        let stub = StubTransport.answering(.json("{}"))
+        let probe = Probe(middlewares: [ClientTracingMiddleware(tracer: tracer)], transport: stub)
+        let server = tracer.startSpan("GET /orders", context: .topLevel, ofKind: .server)
+        _ = await InstrumentationContext.withValue(server.context) {
+            await probe.request(type: [String: Int].self)
+        }
+        server.end()
+        let client = try #require(tracer.finishedSpans.first { $0.kind == .client })
+        #expect(client.parentSpanID == server.spanID)
+        #expect(client.traceID == server.traceID)
+        #expect(
+            stub.capturedRequests.first?.headers["traceparent"] == W3CTracer.traceparent(traceID: client.traceID, spanID: client.spanID))
+    }
+
+    @Test("A failure is recorded as a TracedError with error.type and an error status")
+    func failureRecorded() async throws {
+        let tracer = W3CTracer()
+        let stub = StubTransport.answering(.urlError(.cannotConnectToHost))
+        let probe = Probe(middlewares: [ClientTracingMiddleware(tracer: tracer)], transport: stub)
+        let result = await probe.request(type: [String: Int].self)
+        #expect(result.failure?.caseName == "transport(-1004)")
+
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(span.status?.code == .error)
+        #expect(span.attributes["error.type"]?.toSpanAttribute() == .string("transport(-1004)"))
+        #expect(span.attributes["http.response.status_code"] == nil)
+        try #require(span.errors.count == 1)
+        let recorded = try #require(span.errors[0].error as? TracedError)
+        #expect(recorded.caseName == "transport(-1004)")
+        #expect(recorded.description.contains("-1004"))
+    }
+
+    @Test("A streaming call's span ends when the stream ends, not when its head arrives")
+    func streamingSpan() async throws {
+        let tracer = W3CTracer()
+        let stub = StubTransport.answering(.stream([.chunk("one\n"), .pause(0.05), .chunk("two\n"), .drop()]))
+        let probe = Probe(middlewares: [ClientTracingMiddleware(tracer: tracer)], transport: stub)
+        var lines: [String] = []
+        do {
+            for try await line in probe.lines() {
+                lines.append(line)
+                if lines.count == 1 {
+                    #expect(tracer.finishedSpans.isEmpty, "still open while the body streams")
+                    #expect(tracer.activeSpans.count == 1)
+                }
+            }
+            Issue.record("the stream should end with the dropped connection")
+        } catch {
+            #expect(error.caseName == "transport(-1005)")
+        }
+        #expect(lines == ["one", "two"])
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(span.errors.count == 1, "the error that ended the stream")
+        #expect(span.attributes["error.type"]?.toSpanAttribute() == .string("transport(-1005)"))
+        #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
+        #expect(tracer.activeSpans.isEmpty)
+    }
+}
