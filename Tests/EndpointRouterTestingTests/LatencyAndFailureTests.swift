@@ -132,10 +132,10 @@ extension Serialized {
             #expect(text.contains("Unencodable"))
         }
     }
+}
 
-    extension Result where Failure == HTTPClientError {
-        var failureURLErrorCode: URLError.Code? {
-            if case .failure(let error) = self { error.urlError?.code } else { nil }
-        }
+extension Result where Failure == HTTPClientError {
+    var failureURLErrorCode: URLError.Code? {
+        if case .failure(let error) = self { error.urlError?.code } else { nil }
     }
 }

@@ -45,19 +45,16 @@ final class CallScope: StripeLocked, @unchecked Sendable {
             case .stream(let sink): sink.close(.cancelled)
             }
         }
-    }
 
-    struct State {
-        var sinks: [Sink] = []
-        var closed = false
-        /// The stream whose head was accepted last: the one handed to the caller if the call
-        /// succeeds (a middleware may have sent again after it, and then the later one wins).
-        var deliverable: StreamBodySink?
+        /// The stream this sink is, if it is one.
+        var stream: StreamBodySink? {
+            if case .stream(let stream) = self { stream } else { nil }
+        }
     }
 
     let destination: Destination
     // Safe (`@unchecked Sendable`): only touched under the object's stripe lock (`withLock`).
-    var lockedState = State()
+    var lockedState = CallScopeState<Sink, StreamBodySink>()
 
     init(_ destination: Destination) {
         self.destination = destination
@@ -74,10 +71,7 @@ final class CallScope: StripeLocked, @unchecked Sendable {
                 .file(FileBodySink(directory: directory, isAcceptable: isAcceptable, progress: progress))
             case .stream(let capacity): .stream(StreamBodySink(capacity: capacity))
             }
-        try withLock { state throws(HTTPClientError) in
-            if state.closed { throw .cancelled }
-            state.sinks.append(sink)
-        }
+        guard withLock({ $0.sinkMade(sink) }) else { throw .cancelled }
         return sink
     }
 
@@ -86,31 +80,20 @@ final class CallScope: StripeLocked, @unchecked Sendable {
     /// - Throws: `.cancelled` once the call has ended (its deadline passed while the head came in):
     ///   `stream` is closed then, since nobody will read it.
     func offer(_ stream: StreamBodySink) throws(HTTPClientError) {
-        let replaced = withLock { state -> StreamBodySink? in
-            if state.closed { return stream }
-            defer { state.deliverable = stream }
-            return state.deliverable
+        switch withLock({ $0.offered(stream) }) {
+        case .kept(let replaced): replaced?.close(.cancelled)
+        case .refused:
+            stream.close(.cancelled)
+            throw .cancelled
         }
-        replaced?.close(.cancelled)
-        if replaced === stream { throw .cancelled }
     }
 
     /// Ends the call: closes every sink, deleting every temporary file but `kept`, and every stream
     /// but the one offered last, which is returned (the caller now owns it).
     @discardableResult
     func close(keeping kept: URL? = nil) -> StreamBodySink? {
-        let (sinks, delivered) = withLock { state -> ([Sink], StreamBodySink?) in
-            state.closed = true
-            defer {
-                state.sinks = []
-                state.deliverable = nil
-            }
-            return (state.sinks, state.deliverable)
-        }
-        for sink in sinks {
-            if case .stream(let stream) = sink, stream === delivered { continue }
-            sink.close(keeping: kept)
-        }
+        let (closing, delivered) = withLock { $0.ended(stream: \.stream) }
+        for sink in closing { sink.close(keeping: kept) }
         return delivered
     }
 }
