@@ -33,6 +33,9 @@ struct CallScopeState<Sink, Stream: AnyObject> {
     /// A sink was made for the next exchange; `false` when the call has ended (refuse it).
     mutating func sinkMade(_ sink: Sink) -> Bool {
         guard case .open(var sinks, let deliverable) = state else { return false }
+        // Leave the state for a moment so the array is uniquely referenced and grows in place,
+        // rather than copied on every append.
+        state = .closed
         sinks.append(sink)
         state = .open(sinks: sinks, deliverable: deliverable)
         return true
@@ -50,8 +53,10 @@ struct CallScopeState<Sink, Stream: AnyObject> {
     mutating func ended(stream: (Sink) -> Stream?) -> (closing: [Sink], delivered: Stream?) {
         guard case .open(let sinks, let delivered) = state else { return ([], nil) }
         state = .closed
+        // Most calls deliver no stream: every sink is closed, and no second array is made.
+        guard let delivered else { return (sinks, nil) }
         let closing = sinks.filter { sink in
-            guard let delivered, let own = stream(sink) else { return true }
+            guard let own = stream(sink) else { return true }
             return own !== delivered
         }
         return (closing, delivered)
