@@ -1,0 +1,152 @@
+#if os(Linux)
+    import Foundation
+    import HTTPTestServer
+    import Testing
+
+    @testable import EndpointRouter
+
+    /// What ``CurlTransport`` adds over the conformance suites (which it runs too): loading libcurl
+    /// and falling back without it, request framing, decompression with the size limit on decoded
+    /// bytes, and its lifecycle.
+    struct CurlTransportTests {
+        @Test func libcurlLoadsHereAndIsTheDefault() throws {
+            guard case .available(let version) = CurlTransport.availability else {
+                Issue.record("libcurl did not load: \(CurlTransport.availability)")
+                return
+            }
+            #expect(version.hasPrefix("libcurl/"))
+            #expect(DefaultTransport.fallbackReason == nil)
+            #expect(DefaultTransport.shared is CurlTransport)
+        }
+
+        @Test func withoutLibcurlTheDefaultFallsBackToURLSessionAndSaysWhy() throws {
+            let missing = "/nonexistent/libcurl.so.4"
+            let problem = try #require(Libcurl.problem(loading: missing), "a missing library loaded")
+            #expect(problem.contains(missing))
+            let chosen = DefaultTransport.choose(.unavailable(reason: problem))
+            #expect(chosen.transport is URLSessionTransport)
+            #expect(chosen.fallbackReason == problem)
+            // A library lacking a function is refused the same way (libc has no curl_multi_poll).
+            #expect(Libcurl.problem(loading: "libc.so.6")?.contains("curl_") == true)
+            #expect(Libcurl.problem(loading: "libcurl.so.4") == nil)
+        }
+
+        /// Bodies go out with `Content-Length` (never chunked when the size is known, never both
+        /// framings), and upload progress reaches the whole size.
+        @Test(arguments: [HTTPMethod.post, .put, .patch]) func aFileBodyIsSentWithItsLength(_ method: HTTPMethod) async throws {
+            let server = try TestServer { _ in .json(#"{"ok":true}"#) }
+            defer { server.stop() }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("er-curl-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("body.bin")
+            let content = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            try content.write(to: file)
+            let transport = try CurlTransport()
+            let reports = Locked<[TransferProgress]>([])
+            let endpoint = TestEndpoint(
+                host: server.baseURL, endpoint: "upload", method: method, body: .file(file, contentType: "application/octet-stream"),
+                transport: transport)
+            let result = await endpoint.upload(type: Data.self) { progress in reports.withLock { $0.append(progress) } }
+            #expect((try? result.get()) != nil, "\(result)")
+            let seen = try #require(server.requests.first)
+            #expect(seen.method == method.rawValue)
+            #expect(seen.headers.first { $0.name.lowercased() == "content-length" }?.value == "300000")
+            #expect(!seen.headers.contains { $0.name.lowercased() == "transfer-encoding" })
+            #expect(!seen.headers.contains { $0.name.lowercased() == "expect" })
+            #expect(seen.body == content)
+            #expect(reports.withLock { $0.last } == TransferProgress(completedBytes: 300_000, expectedBytes: 300_000))
+        }
+
+        @Test func bodilessMethodsSendNoBody() async throws {
+            let server = try TestServer { _ in .status(204) }
+            defer { server.stop() }
+            let transport = try CurlTransport()
+            for method in [HTTPMethod.delete, .head, .options, .get] {
+                let result = await TestEndpoint(host: server.baseURL, endpoint: "item", method: method, transport: transport)
+                    .request(type: Data.self)
+                #expect(result.failure == nil || result.failure?.caseName == "decodingFailed", "\(method): \(result)")
+            }
+            #expect(server.requests.map(\.method) == ["DELETE", "HEAD", "OPTIONS", "GET"])
+            #expect(server.requests.allSatisfy { $0.body.isEmpty })
+            #expect(server.requests.allSatisfy { !$0.headers.contains { $0.name.lowercased() == "transfer-encoding" } })
+        }
+
+        /// 1 MiB of zeros in 1 KiB of gzip: decoded by libcurl, and the endpoint's limit counts decoded bytes.
+        static let gzipBomb: Data = {
+            let prefix: [UInt8] = [
+                0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0x02, 0x03, 0xed, 0xc1, 0x31, 0x01, 0, 0, 0, 0xc2, 0xa0, 0xf5, 0x4f, 0x6d, 0x08,
+                0x5f, 0xa0,
+            ]
+            let suffix: [UInt8] = [0x3e, 0x03, 0x1c, 0xea, 0x38, 0xa7, 0x00, 0x00, 0x10, 0x00]
+            return Data(prefix) + Data(count: 1016) + Data(suffix)
+        }()
+
+        @Test func aCompressedBodyIsDecodedAndItsDecodedSizeIsLimited() async throws {
+            let server = try TestServer { _ in
+                .status(200, headers: [("Content-Encoding", "gzip"), ("Content-Type", "application/octet-stream")], body: Self.gzipBomb)
+            }
+            defer { server.stop() }
+            let transport = try CurlTransport()
+            let whole = await TestEndpoint(host: server.baseURL, endpoint: "zeros", transport: transport).request(type: Data.self)
+            #expect((try? whole.get()) == Data(count: 1024 * 1024))
+            let limited = await TestEndpoint(host: server.baseURL, endpoint: "zeros", maxResponseSize: 64 * 1024, transport: transport)
+                .request(type: Data.self)
+            #expect(limited.failure == .responseTooLarge(limit: 64 * 1024))
+            let asked = server.requests.first?.headers.first { $0.name.lowercased() == "accept-encoding" }?.value ?? ""
+            #expect(asked.contains("gzip"))
+        }
+
+        @Test func aShutDownTransportRefusesCallsWithATypedError() async throws {
+            let server = try TestServer { _ in .json("{}") }
+            defer { server.stop() }
+            let transport = try CurlTransport()
+            transport.shutdown()
+            let result = await TestEndpoint(host: server.baseURL, endpoint: "x", transport: transport).request(type: Data.self)
+            guard case .failure(.transport(let error)) = result else {
+                Issue.record("expected a .transport error, got \(result)")
+                return
+            }
+            #expect(error.code == .resourceUnavailable)
+        }
+    }
+
+    extension Serialized {
+        /// Every transport has a thread and a multi handle; dropping it (or `shutdown()`) must end both.
+        @Suite struct CurlTransportLifecycleTests {
+            static func count(_ folder: String) -> Int {
+                (try? FileManager.default.contentsOfDirectory(atPath: folder).count) ?? -1
+            }
+
+            @Test func aThousandTransportsMadeAndDroppedLeaveNoThreadOrDescriptor() async throws {
+                let server = try TestServer { _ in .json("{}") }
+                defer { server.stop() }
+                // One call first, so that libcurl's own one-time state is not counted as a leak.
+                _ = await TestEndpoint(host: server.baseURL, endpoint: "warm", transport: try CurlTransport()).request(type: Data.self)
+                try await Task.sleep(for: .milliseconds(200))
+                let threadsBefore = Self.count("/proc/self/task")
+                let descriptorsBefore = Self.count("/proc/self/fd")
+                for index in 0..<1000 {
+                    let transport = try CurlTransport()
+                    if index % 10 == 0 {
+                        // Some of them with a connection, half of those shut down explicitly.
+                        _ = await TestEndpoint(host: server.baseURL, endpoint: "n\(index)", transport: transport).request(type: Data.self)
+                        if index % 20 == 0 { transport.shutdown() }
+                    }
+                }
+                var threads = Int.max
+                var descriptors = Int.max
+                let limit = ContinuousClock.now + .seconds(10)
+                while ContinuousClock.now < limit {
+                    threads = Self.count("/proc/self/task")
+                    descriptors = Self.count("/proc/self/fd")
+                    if threads <= threadsBefore + 2 && descriptors <= descriptorsBefore + 2 { break }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                print("1,000 CurlTransports: threads \(threadsBefore) → \(threads), descriptors \(descriptorsBefore) → \(descriptors)")
+                #expect(threads <= threadsBefore + 2)
+                #expect(descriptors <= descriptorsBefore + 2)
+            }
+        }
+    }
+#endif
