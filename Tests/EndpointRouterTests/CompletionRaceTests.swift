@@ -115,7 +115,8 @@ extension Serialized {
             let classes = try await Self.race(count, cut: cut, allowed: allowed, transport: transport) { id, timeout in
                 TestEndpoint(host: server.baseURL, endpoint: "loop/\(id)", timeout: timeout, transport: transport)
             }
-            print("redirect race (\(engine), \(cut.rawValue), \(count) calls, 32 in flight): \(classes) in \(ContinuousClock.now - started)")
+            let took = ContinuousClock.now - started
+            print("redirect race (\(engine), \(cut.rawValue), \(count) calls, 32 in flight): \(classes) in \(took)")
             if cut == .mixed {
                 // The calls left alone must reach the loop's limit, or the race proved nothing about it.
                 #expect(classes[tooManyRedirects, default: 0] > 0, "\(classes)")
