@@ -233,3 +233,72 @@
         }
     }
 #endif
+
+#if os(Linux)
+    /// TLS options against a local server whose certificate the test makes (`SelfSignedTLSServer`).
+    struct CurlTransportTLSTests {
+        static func call(_ server: SelfSignedTLSServer, _ configuration: CurlTransport.Configuration) async throws -> Result<
+            Data, HTTPClientError
+        > {
+            let transport = try CurlTransport(configuration: configuration)
+            return await TestEndpoint(host: "https://127.0.0.1:\(server.port)", endpoint: "tls", timeout: 10, transport: transport)
+                .request(type: Data.self)
+        }
+
+        @Test func theSystemStoreRefusesASelfSignedCertificate() async throws {
+            let server = try await SelfSignedTLSServer.start()
+            defer { server.stop() }
+            let result = try await Self.call(server, .init())
+            guard case .failure(.transport(let error)) = result else {
+                Issue.record("expected a .transport error, got \(result)")
+                return
+            }
+            #expect(error.code == .serverCertificateUntrusted)
+        }
+
+        @Test func aCustomCertificateAuthorityIsTrusted() async throws {
+            let server = try await SelfSignedTLSServer.start()
+            defer { server.stop() }
+            let result = try await Self.call(server, .init(certificateAuthorityFile: server.certificateFile.path, minimumTLSVersion: .tls12))
+            #expect((try? result.get()) == Data("ok".utf8), "\(result)")
+        }
+
+        @Test func aPinnedKeyIsAcceptedAndAnyOtherRefused() async throws {
+            let server = try await SelfSignedTLSServer.start()
+            defer { server.stop() }
+            let pin = try server.publicKeyPin()
+            let pinned = try await Self.call(server, .init(certificateAuthorityFile: server.certificateFile.path, pinnedPublicKeys: [pin]))
+            #expect((try? pinned.get()) == Data("ok".utf8), "\(pinned)")
+            let other = "sha256//" + Data(repeating: 7, count: 32).base64EncodedString()
+            let refused = try await Self.call(server, .init(certificateAuthorityFile: server.certificateFile.path, pinnedPublicKeys: [other]))
+            guard case .failure(.transport(let error)) = refused else {
+                Issue.record("expected a .transport error, got \(refused)")
+                return
+            }
+            #expect(error.code == .serverCertificateUntrusted)
+        }
+    }
+#endif
+
+#if os(Linux)
+    struct CurlTransportProxyTests {
+        /// A proxy set on the transport gets the request in absolute form, whatever the host; a host
+        /// in `noProxy` is reached directly.
+        @Test func aSetProxyCarriesTheRequestAndNoProxyBypassesIt() async throws {
+            let proxy = try TestServer { _ in .json(#"{"via":"proxy"}"#) }
+            defer { proxy.stop() }
+            let direct = try TestServer { _ in .json(#"{"via":"direct"}"#) }
+            defer { direct.stop() }
+            let transport = try CurlTransport(configuration: .init(proxy: proxy.baseURL, noProxy: "localhost"))
+            let proxied = await TestEndpoint(host: "http://api.example.invalid", endpoint: "items", transport: transport)
+                .request(type: String.self)
+            #expect((try? proxied.get()) == #"{"via":"proxy"}"#, "\(proxied)")
+            #expect(proxy.requests.map(\.target) == ["http://api.example.invalid/items"])
+            let port = try #require(URL(string: direct.baseURL)?.port)
+            let bypassed = await TestEndpoint(host: "http://localhost:\(port)", endpoint: "items", transport: transport)
+                .request(type: String.self)
+            #expect((try? bypassed.get()) == #"{"via":"direct"}"#, "\(bypassed)")
+            #expect(proxy.requests.count == 1)
+        }
+    }
+#endif

@@ -32,6 +32,28 @@ final class SelfSignedTLSServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// The server's certificate (PEM), which a client can trust as its own certificate authority.
+    var certificateFile: URL { folder.appendingPathComponent("cert.pem") }
+
+    /// The certificate's public key as libcurl pins it: `sha256//` and the base64 SHA-256 of its
+    /// SubjectPublicKeyInfo (DER), computed by `openssl`.
+    func publicKeyPin() throws -> String {
+        let pipeline =
+            "openssl x509 -in '\(certificateFile.path)' -pubkey -noout | openssl pkey -pubin -outform der "
+            + "| openssl dgst -sha256 -binary | openssl base64 -A"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", pipeline]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, !text.isEmpty else { throw TLSServerSetupError(description: "openssl could not hash the key") }
+        return "sha256//" + text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// What the server logged so far, one line per connection.
     func log() throws -> String {
         (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
