@@ -259,7 +259,8 @@
         @Test func aCustomCertificateAuthorityIsTrusted() async throws {
             let server = try await SelfSignedTLSServer.start()
             defer { server.stop() }
-            let result = try await Self.call(server, .init(certificateAuthorityFile: server.certificateFile.path, minimumTLSVersion: .tls12))
+            let result = try await Self.call(
+                server, .init(certificateAuthorityFile: server.certificateFile.path, minimumTLSVersion: .tls12))
             #expect((try? result.get()) == Data("ok".utf8), "\(result)")
         }
 
@@ -270,7 +271,8 @@
             let pinned = try await Self.call(server, .init(certificateAuthorityFile: server.certificateFile.path, pinnedPublicKeys: [pin]))
             #expect((try? pinned.get()) == Data("ok".utf8), "\(pinned)")
             let other = "sha256//" + Data(repeating: 7, count: 32).base64EncodedString()
-            let refused = try await Self.call(server, .init(certificateAuthorityFile: server.certificateFile.path, pinnedPublicKeys: [other]))
+            let refused = try await Self.call(
+                server, .init(certificateAuthorityFile: server.certificateFile.path, pinnedPublicKeys: [other]))
             guard case .failure(.transport(let error)) = refused else {
                 Issue.record("expected a .transport error, got \(refused)")
                 return

@@ -50,7 +50,9 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard process.terminationStatus == 0, !text.isEmpty else { throw TLSServerSetupError(description: "openssl could not hash the key") }
+        guard process.terminationStatus == 0, !text.isEmpty else {
+            throw TLSServerSetupError(description: "openssl could not hash the key")
+        }
         return "sha256//" + text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
