@@ -304,3 +304,55 @@
         }
     }
 #endif
+
+#if os(Linux)
+    extension Serialized {
+        /// What libcurl does on a kept-alive connection that dies before any answer (issue 28), beyond
+        /// SingleSendConformanceTests' POST and PATCH with bodies.
+        @Suite struct CurlTransportDeadConnectionTests {
+            /// A server answering `/warm`, and meeting the first request to `/once` with a close.
+            static func server() throws -> TestServer {
+                let faulted = Locked(false)
+                return try TestServer { request in
+                    guard request.target.hasPrefix("/once") else { return .json("{}") }
+                    let first = faulted.withLock { done -> Bool in
+                        defer { done = true }
+                        return !done
+                    }
+                    return first ? .closeWithoutResponse : .json(#"{"second":true}"#)
+                }
+            }
+
+            static func send(_ method: HTTPMethod) async throws -> (Result<Data, HTTPClientError>, sent: Int, attempts: [Int]) {
+                let server = try Self.server()
+                defer { server.stop() }
+                let transport = try CurlTransport()
+                _ = await TestEndpoint(host: server.baseURL, endpoint: "warm", transport: transport).request(type: Data.self)
+                let reports = Locked<[CallMetrics]>([])
+                let result = await TestEndpoint(
+                    host: server.baseURL, endpoint: "once", method: method, transport: transport,
+                    middlewares: [MetricsMiddleware { metrics in reports.withLock { $0.append(metrics) } }]
+                )
+                .request(type: Data.self)
+                return (result, server.requests.filter { $0.target == "/once" }.count, reports.withLock { $0.map(\.attempts) })
+            }
+
+            /// A bodiless POST goes on a fresh connection, so it cannot meet a dead reused one.
+            @Test func aBodilessPOSTIsSentOnce() async throws {
+                let (result, sent, attempts) = try await Self.send(.post)
+                #expect(sent == 1)
+                #expect(attempts == [1])
+                #expect(result.failure?.caseName == "transport(\(URLError.networkConnectionLost.rawValue))", "\(result)")
+            }
+
+            /// The gap the docs name: libcurl sends a bodiless GET again by itself on a new connection,
+            /// and the caller gets the second answer; the server counts two, MetricsMiddleware one.
+            @Test func aGETIsSentAgainByLibcurlUnseenByTheLibrary() async throws {
+                let (result, sent, attempts) = try await Self.send(.get)
+                #expect((try? result.get()) == Data(#"{"second":true}"#.utf8), "\(result)")
+                #expect(sent == 2)
+                #expect(attempts == [1])
+            }
+        }
+    }
+#endif
