@@ -264,6 +264,23 @@
             #expect((try? result.get()) == Data("ok".utf8), "\(result)")
         }
 
+        @Test func aClientCertificateOpensAServerThatRequiresOne() async throws {
+            let server = try await SelfSignedTLSServer.start(requiringClientCertificate: true)
+            defer { server.stop() }
+            let trusted = CurlTransport.Configuration(certificateAuthorityFile: server.certificateFile.path)
+            var withCertificate = trusted
+            withCertificate.clientCertificate = (server.clientCertificateFile.path, server.clientKeyFile.path)
+            let accepted = try await Self.call(server, withCertificate)
+            #expect((try? accepted.get()) == Data("ok".utf8), "\(accepted)")
+            let refused = try await Self.call(server, trusted)
+            guard case .failure(.transport(let error)) = refused else {
+                Issue.record("expected a .transport error, got \(refused)")
+                return
+            }
+            #expect([.clientCertificateRequired, .secureConnectionFailed].contains(error.code), "\(error)")
+            #expect(try server.log().contains("handshake-failed"))
+        }
+
         @Test func aPinnedKeyIsAcceptedAndAnyOtherRefused() async throws {
             let server = try await SelfSignedTLSServer.start()
             defer { server.stop() }

@@ -73,10 +73,16 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Makes the certificate and starts the server; waits up to 10 s for it to listen.
-    static func start() async throws -> SelfSignedTLSServer {
-        try await offThePool { try launch() }
+    /// Makes the certificate and starts the server; waits up to 10 s for it to listen. With
+    /// `requiringClientCertificate`, it also makes a client certificate (``clientCertificateFile``,
+    /// ``clientKeyFile``) and refuses a handshake without it (mutual TLS).
+    static func start(requiringClientCertificate: Bool = false) async throws -> SelfSignedTLSServer {
+        try await offThePool { try launch(requiringClientCertificate: requiringClientCertificate) }
     }
+
+    /// The client certificate a mutual-TLS server accepts (PEM), and its key.
+    var clientCertificateFile: URL { folder.appendingPathComponent("client-cert.pem") }
+    var clientKeyFile: URL { folder.appendingPathComponent("client-key.pem") }
 
     private static let script = """
         import os, signal, socket, ssl, sys, time
@@ -86,6 +92,9 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         folder = sys.argv[1]
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(folder + "/cert.pem", folder + "/key.pem")
+        if len(sys.argv) > 2:
+            context.verify_mode = ssl.CERT_REQUIRED
+            context.load_verify_locations(folder + "/client-cert.pem")
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.bind(("127.0.0.1", 0))
         listener.listen(16)
@@ -117,7 +126,7 @@ final class SelfSignedTLSServer: @unchecked Sendable {
             tls.close()
         """
 
-    private static func launch() throws -> SelfSignedTLSServer {
+    private static func launch(requiringClientCertificate: Bool) throws -> SelfSignedTLSServer {
         let openssl = try tool("openssl")
         let python = try tool("python3")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
@@ -131,9 +140,19 @@ final class SelfSignedTLSServer: @unchecked Sendable {
                     "-out", folder.appendingPathComponent("cert.pem").path,
                     "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                 ])
+            if requiringClientCertificate {
+                try run(
+                    openssl,
+                    [
+                        "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                        "-keyout", folder.appendingPathComponent("client-key.pem").path,
+                        "-out", folder.appendingPathComponent("client-cert.pem").path,
+                        "-days", "1", "-subj", "/CN=client",
+                    ])
+            }
             let process = Process()
             process.executableURL = python
-            process.arguments = ["-c", script, folder.path]
+            process.arguments = ["-c", script, folder.path] + (requiringClientCertificate ? ["mtls"] : [])
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

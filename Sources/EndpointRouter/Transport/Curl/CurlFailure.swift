@@ -22,6 +22,13 @@
         }
 
         private var classified: (URLError.Code, String) {
+            // TLS 1.3 reports a refused client certificate as an alert on the first read, not in the handshake.
+            if libcurlText.lowercased().contains("certificate required") {
+                return (
+                    .clientCertificateRequired,
+                    "The server requires a client certificate; set clientCertificate in CurlTransport.Configuration."
+                )
+            }
             switch code {
             case CurlCode.couldNotResolveHost, CurlCode.couldNotResolveProxy:
                 return (.cannotFindHost, "The host name could not be resolved; check the URL and the network's DNS.")
