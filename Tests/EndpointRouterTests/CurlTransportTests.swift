@@ -277,7 +277,9 @@
                 Issue.record("expected a .transport error, got \(refused)")
                 return
             }
-            #expect([.clientCertificateRequired, .secureConnectionFailed].contains(error.code), "\(error)")
+            // TLS 1.3 sends the refusal as an alert after the client's handshake ends; when the
+            // server has closed before libcurl reads it (seen under load), the socket is just gone.
+            #expect([.clientCertificateRequired, .secureConnectionFailed, .networkConnectionLost].contains(error.code), "\(error)")
             #expect(try server.log().contains("handshake-failed"))
         }
 
