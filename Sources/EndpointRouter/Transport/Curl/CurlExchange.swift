@@ -1,5 +1,5 @@
 #if os(Linux)
-    import CLibcurl
+    internal import CLibcurl
     import Foundation
 
     /// One exchange on libcurl: the easy handle, its callbacks, and the shell that performs what

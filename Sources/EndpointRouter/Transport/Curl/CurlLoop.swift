@@ -1,5 +1,5 @@
 #if os(Linux)
-    import CLibcurl
+    internal import CLibcurl
     import Foundation
 
     /// The one thread of a ``CurlTransport`` that calls libcurl: it owns the multi handle, waits in

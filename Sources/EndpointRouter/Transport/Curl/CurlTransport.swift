@@ -160,7 +160,7 @@ public final class CurlTransport: HTTPTransport {
 }
 
 #if os(Linux)
-    import CLibcurl
+    internal import CLibcurl
 
     extension CurlTransport.Configuration {
         /// Sets the TLS and proxy options on `easy`; `false` if libcurl refused one.

@@ -1,5 +1,5 @@
 #if os(Linux)
-    import CLibcurl
+    internal import CLibcurl
 
     /// libcurl as loaded at run time from `libcurl.so.4` (which FoundationNetworking already needs), and
     /// the few of its constants the library uses, restated here because no curl header is compiled in.
