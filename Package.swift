@@ -13,7 +13,9 @@ let package = Package(
         .executable(name: "example", targets: ["example"]),
     ],
     targets: [
-        .target(name: "EndpointRouter"),
+        // The few libcurl calls Swift cannot make itself, loaded at run time (no header, no link flag).
+        .target(name: "CLibcurl"),
+        .target(name: "EndpointRouter", dependencies: ["CLibcurl"]),
         .target(name: "EndpointRouterTesting", dependencies: ["EndpointRouter"]),
         .executableTarget(name: "example", dependencies: ["EndpointRouter", "EndpointRouterTesting"]),
         .target(name: "HTTPTestServer", path: "Tests/HTTPTestServer"),

@@ -40,10 +40,11 @@ extension TransportUnderTest {
     }
 
     /// Whether the transport waits for demand before it pulls each body piece, so a slow consumer
-    /// holds the server back. Decided by name: AsyncHTTPClient pulls; URLSession's delegate pushes,
+    /// holds the server back. Decided by name: AsyncHTTPClient pulls, CurlTransport pauses libcurl;
+    /// URLSession's delegate pushes,
     /// and a consumer that falls `bufferSize` behind gets `.responseTooLarge` instead.
     var pullsBody: Bool {
-        name.hasPrefix("AsyncHTTPClientTransport")
+        name.hasPrefix("AsyncHTTPClientTransport") || name == "CurlTransport"
     }
 
     /// Runs `body` with a new server answering with `handler` and a new transport of this kind; the

@@ -33,6 +33,17 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     static let urlSession = TransportUnderTest(name: "URLSessionTransport", engine: .live { _ in URLSessionTransport() })
+    /// libcurl driven directly, Linux's default; a machine without a usable libcurl gets a transport
+    /// that fails every call with the reason, so the tests say why instead of passing unseen.
+    static let curl = TransportUnderTest(
+        name: "CurlTransport",
+        engine: .live { _ in
+            do throws(HTTPClientError) {
+                return try CurlTransport()
+            } catch {
+                return UnusableTransport(error: error)
+            }
+        })
     static let stub = TransportUnderTest(name: "StubTransport", engine: .stub)
     static let replay = TransportUnderTest(name: "ReplayTransport", engine: .replay)
     static let recording = TransportUnderTest(
@@ -45,6 +56,17 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
     /// A recording is answered as soon as it is read, so replay cannot.
     var canHoldAnAnswerBack: Bool {
         if case .replay = engine { false } else { true }
+    }
+
+    /// Fails every call with the error that kept a transport from being made.
+    struct UnusableTransport: HTTPTransport {
+        let error: HTTPClientError
+
+        func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+            -> HTTPResponseHead
+        {
+            throw error
+        }
     }
 
     // MARK: What a scenario is

@@ -21,6 +21,24 @@ extension Serialized {
             Int(ProcessInfo.processInfo.environment[name] ?? "") ?? value
         }
 
+        /// Which transport races: URLSession (whose corelibs callbacks these races were written for)
+        /// and, on Linux, the libcurl transport, whose loop thread races the same cuts.
+        enum Engine: String, CaseIterable, Sendable {
+            case urlSession
+            #if os(Linux)
+                case curl
+            #endif
+
+            func make() throws -> any HTTPTransport {
+                switch self {
+                case .urlSession: URLSessionTransport()
+                #if os(Linux)
+                    case .curl: try CurlTransport()
+                #endif
+                }
+            }
+        }
+
         /// How one call of a race is cut short.
         enum Cut: String, CaseIterable, Sendable {
             /// Cancelled 0–3 ms after it starts.
@@ -36,7 +54,7 @@ extension Serialized {
         /// once, within 30 s of its batch starting, with an outcome in `allowed`. Returns the count
         /// of each outcome (`caseName`, or `"success"`).
         static func race(
-            _ count: Int, cut: Cut, allowed: Set<String>, transport: URLSessionTransport,
+            _ count: Int, cut: Cut, allowed: Set<String>, transport: any HTTPTransport,
             endpoint: @escaping @Sendable (_ id: Int, _ timeout: TimeInterval) -> TestEndpoint
         ) async throws -> [String: Int] {
             let outcomes = Locked<[Int: String]>([:])
@@ -78,11 +96,13 @@ extension Serialized {
             return classes
         }
 
-        @Test(arguments: Cut.allCases) func cutsRacingARedirectLoopEndEveryCallOnce(_ cut: Cut) async throws {
+        @Test(arguments: Engine.allCases, Cut.allCases) func cutsRacingARedirectLoopEndEveryCallOnce(_ engine: Engine, _ cut: Cut)
+            async throws
+        {
             let count = cut == .mixed ? Self.size("CALLBACK_RACE_CALLS", default: 500) : Self.size("REDIRECT_RACE_CALLS", default: 1_000)
             let server = try TestServer { request in .redirect(status: 302, location: request.target) }
             defer { server.stop() }
-            let transport = URLSessionTransport()
+            let transport = try engine.make()
             let tooManyRedirects = "transport(\(URLError.httpTooManyRedirects.rawValue))"
             let allowed: Set<String> =
                 switch cut {
@@ -95,7 +115,8 @@ extension Serialized {
             let classes = try await Self.race(count, cut: cut, allowed: allowed, transport: transport) { id, timeout in
                 TestEndpoint(host: server.baseURL, endpoint: "loop/\(id)", timeout: timeout, transport: transport)
             }
-            print("redirect race (\(cut.rawValue), \(count) calls, 32 in flight): \(classes) in \(ContinuousClock.now - started)")
+            let took = ContinuousClock.now - started
+            print("redirect race (\(engine), \(cut.rawValue), \(count) calls, 32 in flight): \(classes) in \(took)")
             if cut == .mixed {
                 // The calls left alone must reach the loop's limit, or the race proved nothing about it.
                 #expect(classes[tooManyRedirects, default: 0] > 0, "\(classes)")
@@ -104,7 +125,8 @@ extension Serialized {
 
         /// A `401` with a Basic challenge goes through corelibs' authentication callback, which the
         /// transport answers with `.cancelAuthenticationChallenge` while the caller may be cancelling.
-        @Test(arguments: [Cut.cancel, .deadline, .mixed]) func cutsRacingAnAuthenticationChallengeEndEveryCallOnce(_ cut: Cut)
+        @Test(arguments: Engine.allCases, [Cut.cancel, .deadline, .mixed])
+        func cutsRacingAnAuthenticationChallengeEndEveryCallOnce(_ engine: Engine, _ cut: Cut)
             async throws
         {
             let count = Self.size("CALLBACK_RACE_CALLS", default: 500)
@@ -112,7 +134,7 @@ extension Serialized {
                 .status(401, headers: [("WWW-Authenticate", "Basic realm=\"race\"")], body: "sign in")
             }
             defer { server.stop() }
-            let transport = URLSessionTransport()
+            let transport = try engine.make()
             let allowed: Set<String> =
                 switch cut {
                 case .cancel: ["cancelled", "unacceptableStatusCode(401)"]
@@ -122,7 +144,7 @@ extension Serialized {
             let classes = try await Self.race(count, cut: cut, allowed: allowed, transport: transport) { id, timeout in
                 TestEndpoint(host: server.baseURL, endpoint: "private/\(id)", timeout: timeout, transport: transport)
             }
-            print("challenge race (\(cut.rawValue), \(count) calls): \(classes)")
+            print("challenge race (\(engine), \(cut.rawValue), \(count) calls): \(classes)")
             if cut == .mixed {
                 #expect(classes["unacceptableStatusCode(401)", default: 0] > 0, "\(classes)")
             }
@@ -130,7 +152,8 @@ extension Serialized {
 
         /// A file upload to a 307 self-loop: every hop sends the file again (`uploadTask(fromFile:)`),
         /// so cancels land while corelibs reads the file, waits for the head and decides the redirect.
-        @Test(arguments: [Cut.cancel, .deadline, .mixed]) func cutsRacingARedirectedUploadEndEveryCallOnce(_ cut: Cut)
+        @Test(arguments: Engine.allCases, [Cut.cancel, .deadline, .mixed])
+        func cutsRacingARedirectedUploadEndEveryCallOnce(_ engine: Engine, _ cut: Cut)
             async throws
         {
             let count = Self.size("CALLBACK_RACE_CALLS", default: 500)
@@ -141,7 +164,7 @@ extension Serialized {
             try Data(repeating: 0x5A, count: 64 * 1024).write(to: file)
             let server = try TestServer { request in .redirect(status: 307, location: request.target) }
             defer { server.stop() }
-            let transport = URLSessionTransport()
+            let transport = try engine.make()
             let tooManyRedirects = "transport(\(URLError.httpTooManyRedirects.rawValue))"
             let allowed: Set<String> =
                 switch cut {
@@ -155,7 +178,7 @@ extension Serialized {
                     host: server.baseURL, endpoint: "upload/\(id)", method: .post,
                     body: .file(file, contentType: "application/octet-stream"), timeout: timeout, transport: transport)
             }
-            print("upload race (\(cut.rawValue), \(count) calls): \(classes)")
+            print("upload race (\(engine), \(cut.rawValue), \(count) calls): \(classes)")
             if cut == .mixed {
                 #expect(classes[tooManyRedirects, default: 0] > 0, "\(classes)")
             }

@@ -12,7 +12,7 @@ struct MiddlewareEndpoint: HTTPClient, Sendable {
     var body: RequestBody?
     var query: [String: String]?
     var timeout: TimeInterval? = 10
-    var transport: any HTTPTransport = URLSessionTransport.shared
+    var transport: any HTTPTransport = DefaultTransport.shared
     var middlewares: [any HTTPMiddleware] = []
     var options = EndpointOptions()
     var redirectPolicy = RedirectPolicy()

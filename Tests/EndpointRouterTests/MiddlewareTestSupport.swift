@@ -9,7 +9,7 @@ struct OptionedEndpoint: HTTPClient {
     var method: HTTPMethod = .get
     var body: RequestBody?
     var timeout: TimeInterval? = 10
-    var transport: any HTTPTransport = URLSessionTransport.shared
+    var transport: any HTTPTransport = DefaultTransport.shared
     var middlewares: [any HTTPMiddleware] = []
     var options = EndpointOptions()
 }

@@ -258,7 +258,7 @@ struct PaginationTests {
     struct FeedEndpoint: HTTPClient, Sendable {
         var host: String
         var cursor: String?
-        var transport: any HTTPTransport = URLSessionTransport.shared
+        var transport: any HTTPTransport = DefaultTransport.shared
         var endpoint: String { "feed" }
         var parameters: [String: Any]? { cursor.map { ["cursor": $0] } }
         var timeout: TimeInterval? { 5 }

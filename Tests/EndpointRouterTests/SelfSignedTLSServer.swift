@@ -32,6 +32,30 @@ final class SelfSignedTLSServer: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// The server's certificate (PEM), which a client can trust as its own certificate authority.
+    var certificateFile: URL { folder.appendingPathComponent("cert.pem") }
+
+    /// The certificate's public key as libcurl pins it: `sha256//` and the base64 SHA-256 of its
+    /// SubjectPublicKeyInfo (DER), computed by `openssl`.
+    func publicKeyPin() throws -> String {
+        let pipeline =
+            "openssl x509 -in '\(certificateFile.path)' -pubkey -noout | openssl pkey -pubin -outform der "
+            + "| openssl dgst -sha256 -binary | openssl base64 -A"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", pipeline]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, !text.isEmpty else {
+            throw TLSServerSetupError(description: "openssl could not hash the key")
+        }
+        return "sha256//" + text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// What the server logged so far, one line per connection.
     func log() throws -> String {
         (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
@@ -49,10 +73,16 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// Makes the certificate and starts the server; waits up to 10 s for it to listen.
-    static func start() async throws -> SelfSignedTLSServer {
-        try await offThePool { try launch() }
+    /// Makes the certificate and starts the server; waits up to 10 s for it to listen. With
+    /// `requiringClientCertificate`, it also makes a client certificate (``clientCertificateFile``,
+    /// ``clientKeyFile``) and refuses a handshake without it (mutual TLS).
+    static func start(requiringClientCertificate: Bool = false) async throws -> SelfSignedTLSServer {
+        try await offThePool { try launch(requiringClientCertificate: requiringClientCertificate) }
     }
+
+    /// The client certificate a mutual-TLS server accepts (PEM), and its key.
+    var clientCertificateFile: URL { folder.appendingPathComponent("client-cert.pem") }
+    var clientKeyFile: URL { folder.appendingPathComponent("client-key.pem") }
 
     private static let script = """
         import os, signal, socket, ssl, sys, time
@@ -62,6 +92,9 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         folder = sys.argv[1]
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(folder + "/cert.pem", folder + "/key.pem")
+        if len(sys.argv) > 2:
+            context.verify_mode = ssl.CERT_REQUIRED
+            context.load_verify_locations(folder + "/client-cert.pem")
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.bind(("127.0.0.1", 0))
         listener.listen(16)
@@ -93,7 +126,7 @@ final class SelfSignedTLSServer: @unchecked Sendable {
             tls.close()
         """
 
-    private static func launch() throws -> SelfSignedTLSServer {
+    private static func launch(requiringClientCertificate: Bool) throws -> SelfSignedTLSServer {
         let openssl = try tool("openssl")
         let python = try tool("python3")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
@@ -107,9 +140,19 @@ final class SelfSignedTLSServer: @unchecked Sendable {
                     "-out", folder.appendingPathComponent("cert.pem").path,
                     "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                 ])
+            if requiringClientCertificate {
+                try run(
+                    openssl,
+                    [
+                        "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                        "-keyout", folder.appendingPathComponent("client-key.pem").path,
+                        "-out", folder.appendingPathComponent("client-cert.pem").path,
+                        "-days", "1", "-subj", "/CN=client",
+                    ])
+            }
             let process = Process()
             process.executableURL = python
-            process.arguments = ["-c", script, folder.path]
+            process.arguments = ["-c", script, folder.path] + (requiringClientCertificate ? ["mtls"] : [])
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

@@ -22,7 +22,7 @@ struct TestEndpoint: HTTPClient {
     var acceptableStatusCodes: Range<Int> = 200..<300
     var maxResponseSize: Int? = 64 * 1024 * 1024
     var redirectPolicy = RedirectPolicy()
-    var transport: any HTTPTransport = URLSessionTransport.shared
+    var transport: any HTTPTransport = DefaultTransport.shared
     var middlewares: [any HTTPMiddleware] = []
 }
 

@@ -94,7 +94,8 @@ public protocol HTTPClient {
     /// Encodes `.json` bodies. Defaults to a plain `JSONEncoder()` made once for the endpoint type
     /// and shared, like ``decoder``.
     var encoder: JSONEncoder { get }
-    /// What sends the request. Defaults to ``URLSessionTransport/shared``; tests plug in a stub.
+    /// What sends the request. Defaults to ``DefaultTransport/shared`` (``CurlTransport`` on Linux,
+    /// ``URLSessionTransport/shared`` on Apple platforms); tests plug in a stub.
     var transport: any HTTPTransport { get }
     /// Steps between building and sending: authentication, retries, logging. Defaults to none.
     ///
@@ -133,8 +134,8 @@ extension HTTPClient {
     public var decoder: JSONDecoder { DefaultCoders.decoder(for: Self.self) }
     /// A plain `JSONEncoder()`, one per endpoint type.
     public var encoder: JSONEncoder { DefaultCoders.encoder(for: Self.self) }
-    /// The library-owned, hardened ``URLSessionTransport/shared``.
-    public var transport: any HTTPTransport { URLSessionTransport.shared }
+    /// ``DefaultTransport/shared``: libcurl driven directly on Linux, URLSession on Apple platforms.
+    public var transport: any HTTPTransport { DefaultTransport.shared }
     /// No middleware.
     public var middlewares: [any HTTPMiddleware] { [] }
     /// Every option at its default.

@@ -4,7 +4,8 @@ import Foundation
 /// body into the sink. The only place that does network I/O.
 ///
 /// Everything else is the library's: the total deadline, the request checks, redirects, the size
-/// limit and the body's destination. ``URLSessionTransport`` is the default; implement your own to
+/// limit and the body's destination. ``DefaultTransport`` is the default (``CurlTransport`` on Linux,
+/// ``URLSessionTransport`` on Apple platforms); implement your own to
 /// use another HTTP engine, or use `EndpointRouterTesting`'s transports in tests:
 ///
 /// ```swift

@@ -1,0 +1,54 @@
+// The few libcurl calls EndpointRouter makes, loaded at run time from libcurl.so.4 with dlopen:
+// no curl headers, no link flag. Swift cannot call C variadic functions (curl_easy_setopt,
+// curl_multi_setopt, curl_easy_getinfo), so each use gets a typed wrapper here.
+#ifndef CLIBCURL_H
+#define CLIBCURL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void libcurl_easy;
+typedef void libcurl_multi;
+typedef void libcurl_list;
+
+/// CURLOPT_WRITEFUNCTION, CURLOPT_HEADERFUNCTION and CURLOPT_READFUNCTION callbacks.
+typedef size_t (*libcurl_data_callback)(char *bytes, size_t size, size_t count, void *user);
+/// CURLOPT_XFERINFOFUNCTION callback.
+typedef int (*libcurl_progress_callback)(void *user, int64_t download_total, int64_t download_now,
+                                         int64_t upload_total, int64_t upload_now);
+
+/// Loads `path` (NULL: "libcurl.so.4") and every symbol used; 0 on success, otherwise -1 with the
+/// reason written to `reason`. Safe to call more than once; only the first call loads.
+int libcurl_load(const char *path, char *reason, size_t reason_size);
+/// Whether `path` can be loaded with every symbol used, without making it the one in use: 0 when it
+/// can, otherwise -1 with the reason. The library stays loaded (dlopen counts references).
+int libcurl_probe(const char *path, char *reason, size_t reason_size);
+/// libcurl's version text, such as "libcurl/7.88.1 OpenSSL/3.0.11".
+const char *libcurl_version(void);
+
+libcurl_easy *libcurl_easy_init(void);
+void libcurl_easy_cleanup(libcurl_easy *easy);
+int libcurl_easy_setopt_long(libcurl_easy *easy, int option, long value);
+int libcurl_easy_setopt_offset(libcurl_easy *easy, int option, int64_t value);
+int libcurl_easy_setopt_pointer(libcurl_easy *easy, int option, const void *value);
+int libcurl_easy_setopt_data_callback(libcurl_easy *easy, int option, libcurl_data_callback callback);
+int libcurl_easy_setopt_progress_callback(libcurl_easy *easy, int option, libcurl_progress_callback callback);
+int libcurl_easy_getinfo_long(libcurl_easy *easy, int info, long *value);
+int libcurl_easy_pause(libcurl_easy *easy, int bitmask);
+const char *libcurl_easy_strerror(int code);
+
+libcurl_multi *libcurl_multi_init(void);
+int libcurl_multi_cleanup(libcurl_multi *multi);
+int libcurl_multi_setopt_long(libcurl_multi *multi, int option, long value);
+int libcurl_multi_add_handle(libcurl_multi *multi, libcurl_easy *easy);
+int libcurl_multi_remove_handle(libcurl_multi *multi, libcurl_easy *easy);
+int libcurl_multi_perform(libcurl_multi *multi, int *running);
+int libcurl_multi_poll(libcurl_multi *multi, int timeout_ms, int *ready);
+int libcurl_multi_wakeup(libcurl_multi *multi);
+/// Reads the next "transfer done" message: 1 with `easy` and `result` set, 0 when there is none.
+int libcurl_multi_next_done(libcurl_multi *multi, libcurl_easy **easy, int *result);
+
+libcurl_list *libcurl_slist_append(libcurl_list *list, const char *text);
+void libcurl_slist_free_all(libcurl_list *list);
+
+#endif

@@ -1,0 +1,326 @@
+#if os(Linux)
+    internal import CLibcurl
+    import Foundation
+
+    /// One exchange on libcurl: the easy handle, its callbacks, and the shell that performs what
+    /// ``CurlExchangeState`` decides.
+    ///
+    /// Everything here except `init` runs on the transport's loop thread (``CurlLoop``), which alone
+    /// calls libcurl; that confinement is what makes the unchecked `Sendable` safe.
+    final class CurlExchange: @unchecked Sendable {
+        typealias Outcome = Result<HTTPResponseHead, HTTPClientError>
+        typealias Continuation = CheckedContinuation<Outcome, Never>
+
+        /// A request body as libcurl's read callback takes it.
+        private enum Upload {
+            case none
+            case data(Data, offset: Int)
+            case file(URL, FileHandle?)
+        }
+
+        let request: HTTPRequest
+        private let context: RequestContext
+        private let sink: any ResponseBodySink
+        private let options: CurlTransport.Configuration
+        private let loop: CurlLoop
+        private var machine: CurlExchangeState<Continuation>
+        private(set) var easy: UnsafeMutableRawPointer?
+        private var headerList: UnsafeMutableRawPointer?
+        /// libcurl's detail on a failure (`CURLOPT_ERRORBUFFER`, `CURL_ERROR_SIZE` bytes).
+        private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
+        private var upload = Upload.none
+        private let uploadLength: Int64?
+        /// The response being read: libcurl hands its head over line by line.
+        private var status: Int?
+        private var fields: [HTTPHeaders.Field] = []
+        private var receivedBytes: Int64 = 0
+
+        init(
+            _ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink, options: CurlTransport.Configuration,
+            loop: CurlLoop
+        ) {
+            self.request = request
+            self.context = context
+            self.sink = sink
+            self.options = options
+            self.loop = loop
+            machine = CurlExchangeState(sinkWaits: !(sink is any WholeBodySink))
+            errorText.initialize(to: 0)
+            switch request.body {
+            case .none:
+                uploadLength = nil
+            case .data(let data):
+                upload = .data(data, offset: 0)
+                uploadLength = Int64(data.count)
+            case .file(let url):
+                upload = .file(url, nil)
+                let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
+                uploadLength = size?.int64Value
+            }
+        }
+
+        deinit {
+            errorText.deallocate()
+        }
+
+        // MARK: Events, each run on the loop thread
+
+        func start(_ continuation: Continuation) { perform(machine.start(continuation)) }
+        func cancel(_ error: HTTPClientError) { perform(machine.cancel(error)) }
+        func demand() { perform(machine.demand()) }
+
+        /// libcurl reports the transfer done with `code`.
+        func complete(_ code: Int32) {
+            perform(machine.complete(code == CurlCode.ok ? nil : failure(code)))
+        }
+
+        private func perform(_ action: CurlExchangeState<Continuation>.Action) {
+            switch action {
+            case .none, .write, .pause, .abort:
+                break
+            case .add:
+                if let problem = setUp() {
+                    perform(machine.cancel(problem))
+                } else if let easy {
+                    loop.add(easy, for: self)
+                }
+            case .answer(let continuation, let outcome):
+                release()
+                continuation.resume(returning: outcome)
+            case .removeAndAnswer(let continuation, let outcome):
+                // Off the multi before the caller hears: a transfer cut short closes its connection
+                // here, and no piece can reach the sink after the caller has its outcome.
+                if let easy { loop.remove(easy) }
+                release()
+                continuation.resume(returning: outcome)
+            case .deliverHead(let head):
+                do throws(HTTPClientError) {
+                    try sink.receive(head)
+                } catch {
+                    perform(machine.fail(error))
+                }
+            case .unpause:
+                if let easy { _ = libcurl_easy_pause(easy, CurlControl.pauseContinue) }
+            }
+        }
+
+        private func release() {
+            if let easy { libcurl_easy_cleanup(easy) }
+            easy = nil
+            if let headerList { libcurl_slist_free_all(headerList) }
+            headerList = nil
+            if case .file(_, let handle?) = upload { try? handle.close() }
+            upload = .none
+        }
+
+        // MARK: Setting the handle up
+
+        /// Makes the easy handle for the request; returns why it cannot be made, if it cannot.
+        private func setUp() -> HTTPClientError? {
+            guard let easy = libcurl_easy_init() else {
+                return .transport(.resourceUnavailable, "libcurl could not make a transfer handle (out of memory)", url: request.url)
+            }
+            self.easy = easy
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            var ok = true
+            func set(_ option: Int32, _ value: Int) { ok = ok && libcurl_easy_setopt_long(easy, option, value) == 0 }
+            func set(_ option: Int32, _ text: String) {
+                // libcurl copies string options (since 7.17).
+                ok = ok && text.withCString { libcurl_easy_setopt_pointer(easy, option, $0) } == 0
+            }
+            set(CurlOption.url, request.url.absoluteString)
+            set(CurlOption.noSignal, 1)
+            set(CurlOption.followLocation, 0)
+            set(CurlOption.pathAsIs, 1)
+            ok = ok && libcurl_easy_setopt_pointer(easy, CurlOption.errorBuffer, errorText) == 0
+            ok = ok && libcurl_easy_setopt_pointer(easy, CurlOption.writeData, me) == 0
+            ok = ok && libcurl_easy_setopt_data_callback(easy, CurlOption.writeFunction, curlWrite) == 0
+            ok = ok && libcurl_easy_setopt_pointer(easy, CurlOption.headerData, me) == 0
+            ok = ok && libcurl_easy_setopt_data_callback(easy, CurlOption.headerFunction, curlHeader) == 0
+            if options.decompresses { set(CurlOption.acceptEncoding, "") }
+            // A backstop a second after the library's deadline, which governs (it cancels the call).
+            let remaining = context.remainingTime.components
+            if remaining.seconds < 86_400 { set(CurlOption.timeoutMilliseconds, Int(remaining.seconds) * 1000 + 1000) }
+            ok = ok && setMethodAndBody(easy, me)
+            ok = ok && setHeaders(easy)
+            ok = ok && options.apply(to: easy)
+            guard ok else {
+                return .transport(.unknown, "libcurl refused an option for this request (libcurl \(libcurlVersion))", url: request.url)
+            }
+            return nil
+        }
+
+        private var libcurlVersion: String { String(cString: libcurl_version()) }
+
+        private func setMethodAndBody(_ easy: UnsafeMutableRawPointer, _ me: UnsafeMutableRawPointer) -> Bool {
+            var ok = true
+            let method = request.method
+            if method == .head {
+                ok = libcurl_easy_setopt_long(easy, CurlOption.noBody, 1) == 0
+            } else if method != .get || request.body != nil {
+                ok = method.rawValue.withCString { libcurl_easy_setopt_pointer(easy, CurlOption.customRequest, $0) } == 0
+            }
+            if !method.isIdempotent && request.body == nil {
+                // Without a body nothing stops libcurl from sending the request again on its own when
+                // a reused connection dies before the answer; a connection of its own is never reused.
+                ok = ok && libcurl_easy_setopt_long(easy, CurlOption.freshConnect, 1) == 0
+            }
+            guard request.body != nil || method == .post else { return ok }
+            // POST framing for every body: Content-Length when the size is known, chunked only when
+            // it is not. The body comes from the read callback and there is no seek callback, so
+            // libcurl can never rewind it to send the request a second time by itself.
+            ok = ok && libcurl_easy_setopt_long(easy, CurlOption.post, 1) == 0
+            ok = ok && libcurl_easy_setopt_offset(easy, CurlOption.postFieldSizeLarge, request.body == nil ? 0 : uploadLength ?? -1) == 0
+            ok = ok && libcurl_easy_setopt_pointer(easy, CurlOption.readData, me) == 0
+            ok = ok && libcurl_easy_setopt_data_callback(easy, CurlOption.readFunction, curlRead) == 0
+            if context.uploadProgress != nil {
+                ok = ok && libcurl_easy_setopt_pointer(easy, CurlOption.xferInfoData, me) == 0
+                ok = ok && libcurl_easy_setopt_progress_callback(easy, CurlOption.xferInfoFunction, curlProgress) == 0
+                ok = ok && libcurl_easy_setopt_long(easy, CurlOption.noProgress, 0) == 0
+            }
+            return ok
+        }
+
+        private func setHeaders(_ easy: UnsafeMutableRawPointer) -> Bool {
+            var list: UnsafeMutableRawPointer?
+            for field in request.headers.fields {
+                // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes it).
+                let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
+                list = libcurl_slist_append(list, line)
+            }
+            // libcurl would add these by itself: a form Content-Type the caller never chose, and an
+            // `Expect: 100-continue` wait before large bodies.
+            if request.body != nil || request.method == .post, request.headers["Content-Type"] == nil {
+                list = libcurl_slist_append(list, "Content-Type:")
+            }
+            if request.headers["Expect"] == nil { list = libcurl_slist_append(list, "Expect:") }
+            headerList = list
+            guard let list else { return true }
+            return libcurl_easy_setopt_pointer(easy, CurlOption.httpHeader, list) == 0
+        }
+
+        // MARK: Callbacks, on the loop thread inside libcurl
+
+        fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+            var line = Substring(String(decoding: bytes, as: UTF8.self))
+            while line.last?.isNewline == true { line.removeLast() }
+            if line.hasPrefix("HTTP/") {
+                status = line.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) }
+                fields = []
+            } else if line.isEmpty {
+                // The end of a head; an interim `1xx` is followed by the real one.
+                guard let status, !(100..<200).contains(status) else { return bytes.count }
+                perform(machine.head(HTTPResponseHead(statusCode: status, headers: HTTPHeaders(fields), url: request.url)))
+                if case .failing = machine.state { return 0 }
+            } else if line.first == " " || line.first == "\t", let last = fields.popLast() {
+                fields.append(HTTPHeaders.Field(name: last.name, value: last.value + " " + line.trimmingCharacters(in: .whitespaces)))
+            } else if let colon = line.firstIndex(of: ":") {
+                let name = String(line[..<colon])
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                fields.append(HTTPHeaders.Field(name: name, value: value))
+            }
+            return bytes.count
+        }
+
+        fileprivate func bodyPiece(_ bytes: UnsafeRawBufferPointer) -> Int {
+            switch machine.piece() {
+            case .write(let askForDemand):
+                do throws(HTTPClientError) {
+                    try sink.write(bytes)
+                } catch {
+                    perform(machine.fail(error))
+                    return 0
+                }
+                receivedBytes += Int64(bytes.count)
+                if askForDemand { askForDemandAfterPiece() }
+                return bytes.count
+            case .pause:
+                return CurlControl.writePause
+            default:
+                return 0
+            }
+        }
+
+        /// Asks the sink, in a task, whether it has room for the next piece; the answer comes back
+        /// to the loop as a command. A stream's consumer that left ends the exchange this way too.
+        private func askForDemandAfterPiece() {
+            let sink = self.sink
+            let loop = self.loop
+            Task { [self] in
+                do throws(HTTPClientError) {
+                    try await sink.waitForDemand()
+                    loop.post(.demand(self))
+                } catch {
+                    loop.post(.cancel(self, error))
+                }
+            }
+        }
+
+        fileprivate func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            switch upload {
+            case .none:
+                return 0
+            case .data(let data, let offset):
+                let count = min(buffer.count, data.count - offset)
+                guard count > 0 else { return 0 }
+                let start = data.startIndex + offset
+                data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: start..<start + count)
+                upload = .data(data, offset: offset + count)
+                return count
+            case .file(let url, let open):
+                do {
+                    let handle = try open ?? FileHandle(forReadingFrom: url)
+                    upload = .file(url, handle)
+                    let piece = try handle.read(upToCount: buffer.count) ?? Data()
+                    return piece.copyBytes(to: buffer.bindMemory(to: UInt8.self))
+                } catch {
+                    _ = machine.fail(
+                        .transport(.cannotOpenFile, "the request body file \(url.lastPathComponent) could not be read", url: request.url))
+                    return CurlControl.readAbort
+                }
+            }
+        }
+
+        fileprivate func progress(sent: Int64) {
+            context.reportUpload(sentBytes: sent, totalBytes: uploadLength)
+        }
+
+        /// The error for a transfer libcurl ended with `code`, from what this exchange saw.
+        private func failure(_ code: Int32) -> HTTPClientError {
+            let detail = String(cString: errorText)
+            let said = detail.isEmpty ? String(cString: libcurl_easy_strerror(code)) : detail
+            return CurlFailure(code: code, libcurlText: said, headArrived: status != nil, receivedBytes: receivedBytes, url: request.url)
+                .error
+        }
+    }
+
+    /// Sinks that take a whole body and never make a transport wait: no demand is asked of them.
+    protocol WholeBodySink: ResponseBodySink {}
+    extension MemoryBodySink: WholeBodySink {}
+    extension FileBodySink: WholeBodySink {}
+
+    private func exchange(_ user: UnsafeMutableRawPointer?) -> CurlExchange? {
+        user.map { Unmanaged<CurlExchange>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private let curlWrite: libcurl_data_callback = { bytes, size, count, user in
+        let length = size * count
+        return exchange(user).map { size_t($0.bodyPiece(UnsafeRawBufferPointer(start: bytes, count: length))) } ?? 0
+    }
+
+    private let curlHeader: libcurl_data_callback = { bytes, size, count, user in
+        let length = size * count
+        return exchange(user).map { size_t($0.headerLine(UnsafeRawBufferPointer(start: bytes, count: length))) } ?? 0
+    }
+
+    private let curlRead: libcurl_data_callback = { bytes, size, count, user in
+        let length = size * count
+        return exchange(user).map { size_t($0.read(into: UnsafeMutableRawBufferPointer(start: bytes, count: length))) }
+            ?? size_t(CurlControl.readAbort)
+    }
+
+    private let curlProgress: libcurl_progress_callback = { user, _, _, _, uploaded in
+        exchange(user)?.progress(sent: uploaded)
+        return 0
+    }
+#endif

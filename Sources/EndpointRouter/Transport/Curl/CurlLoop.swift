@@ -1,0 +1,115 @@
+#if os(Linux)
+    internal import CLibcurl
+    import Foundation
+
+    /// The one thread of a ``CurlTransport`` that calls libcurl: it owns the multi handle, waits in
+    /// `curl_multi_poll`, and runs the commands other threads hand it, which wake it with
+    /// `curl_multi_wakeup`. Nothing else calls libcurl, and no caller's thread ever blocks on it.
+    final class CurlLoop: @unchecked Sendable {
+        /// What other threads ask of the loop.
+        enum Command {
+            case start(CurlExchange, CurlExchange.Continuation)
+            case cancel(CurlExchange, HTTPClientError)
+            case demand(CurlExchange)
+            case stop
+        }
+
+        private struct Inbox {
+            var commands: [Command] = []
+            /// False once the loop stopped: the multi handle is gone and nothing more is taken.
+            var isOpen = true
+        }
+
+        private let inbox = Locked(Inbox())
+        private let multi: UnsafeMutableRawPointer
+        /// The exchanges on the multi, by easy handle. Loop thread only.
+        private var running: [UnsafeMutableRawPointer: CurlExchange] = [:]
+        private let shutDownError: HTTPClientError = .transport(
+            .resourceUnavailable, "this CurlTransport was shut down; create a new one")
+
+        /// Starts a loop thread, or returns `nil` when libcurl cannot make a multi handle.
+        init?(maximumConnectionsPerHost: Int) {
+            guard let multi = libcurl_multi_init() else { return nil }
+            self.multi = multi
+            _ = libcurl_multi_setopt_long(multi, CurlMultiOption.maxHostConnections, max(1, maximumConnectionsPerHost))
+            // The thread keeps the loop alive until it stops.
+            let thread = Thread { self.run() }
+            thread.name = "EndpointRouter.CurlLoop"
+            thread.start()
+        }
+
+        /// Hands `command` to the loop thread; `false` when the loop has stopped.
+        @discardableResult
+        func post(_ command: Command) -> Bool {
+            inbox.withLock { inbox in
+                guard inbox.isOpen else { return false }
+                inbox.commands.append(command)
+                // Under the lock: the loop frees the multi only after closing the inbox under it.
+                _ = libcurl_multi_wakeup(multi)
+                return true
+            }
+        }
+
+        /// Ends every exchange with a `.transport` error, then the thread and the multi handle.
+        func stop() { post(.stop) }
+
+        // MARK: Loop thread
+
+        func add(_ easy: UnsafeMutableRawPointer, for exchange: CurlExchange) {
+            running[easy] = exchange
+            if libcurl_multi_add_handle(multi, easy) != 0 {
+                running[easy] = nil
+                exchange.cancel(.transport(.resourceUnavailable, "libcurl refused to start the transfer", url: exchange.request.url))
+            }
+        }
+
+        func remove(_ easy: UnsafeMutableRawPointer) {
+            guard running.removeValue(forKey: easy) != nil else { return }
+            _ = libcurl_multi_remove_handle(multi, easy)
+        }
+
+        private func run() {
+            var active: Int32 = 0
+            var ready: Int32 = 0
+            while true {
+                let commands = inbox.withLock { inbox in
+                    defer { inbox.commands.removeAll(keepingCapacity: true) }
+                    return inbox.commands
+                }
+                for (index, command) in commands.enumerated() {
+                    switch command {
+                    case .start(let exchange, let continuation): exchange.start(continuation)
+                    case .cancel(let exchange, let error): exchange.cancel(error)
+                    case .demand(let exchange): exchange.demand()
+                    case .stop:
+                        close(refusing: commands[(index + 1)...])
+                        return
+                    }
+                }
+                _ = libcurl_multi_perform(multi, &active)
+                var easy: UnsafeMutableRawPointer?
+                var result: Int32 = 0
+                while libcurl_multi_next_done(multi, &easy, &result) == 1 {
+                    if let easy, let exchange = running[easy] { exchange.complete(result) }
+                }
+                _ = libcurl_multi_poll(multi, 1000, &ready)
+            }
+        }
+
+        private func close(refusing unrun: ArraySlice<Command>) {
+            let left = inbox.withLock { inbox in
+                inbox.isOpen = false
+                defer { inbox.commands = [] }
+                return inbox.commands
+            }
+            for command in unrun + left {
+                if case .start(let exchange, let continuation) = command {
+                    exchange.cancel(shutDownError)
+                    exchange.start(continuation)
+                }
+            }
+            for exchange in Array(running.values) { exchange.cancel(shutDownError) }
+            _ = libcurl_multi_cleanup(multi)
+        }
+    }
+#endif

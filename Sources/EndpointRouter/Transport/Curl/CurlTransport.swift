@@ -1,0 +1,188 @@
+import Foundation
+
+/// The default transport on Linux: libcurl's multi interface, driven directly, without
+/// swift-corelibs-foundation's URLSession in between.
+///
+/// libcurl is loaded at run time from `libcurl.so.4` (the library FoundationNetworking already
+/// needs), so nothing is added to the build. Where it cannot be loaded (a statically linked binary,
+/// a libcurl older than 7.68), ``availability`` says why and the default transport is
+/// ``URLSessionTransport`` instead (see ``DefaultTransport``).
+///
+/// What it does that URLSession on Linux cannot:
+/// - back-pressure: a streaming call whose consumer is behind pauses the transfer
+///   (`CURL_WRITEFUNC_PAUSE`), so the server is held back instead of memory filling up;
+/// - a cancelled, timed-out or refused exchange is taken off libcurl (its connection closed) before
+///   the caller gets its error, on one thread of its own, so one transfer never stalls another;
+/// - bodies from memory or a file go out with `Content-Length` (chunked only when a file's size
+///   cannot be read), and a request body is never sent twice by libcurl on its own;
+/// - TLS and proxy options (``Configuration``).
+///
+/// Like every transport it carries one exchange and nothing more: redirects, the deadline, limits
+/// and retries are the library's.
+///
+/// ```swift
+/// let transport = try CurlTransport(configuration: .init(certificateAuthorityFile: "/etc/billing/ca.pem"))
+/// enum BillingAPI: HTTPClient { ...; var transport: any HTTPTransport { Self.curl } }
+/// ```
+public final class CurlTransport: HTTPTransport {
+    /// Whether libcurl could be loaded on this machine.
+    public enum Availability: Sendable, Equatable {
+        /// Loaded; `version` is libcurl's own text, such as `libcurl/7.88.1 OpenSSL/3.0.11`.
+        case available(version: String)
+        /// Not loaded, and why (the loader's message, or the missing function).
+        case unavailable(reason: String)
+    }
+
+    /// Settings of a transport.
+    public struct Configuration: Sendable {
+        /// A minimum TLS protocol version.
+        public enum TLSVersion: Sendable {
+            /// TLS 1.2 or later.
+            case tls12
+            /// TLS 1.3 only.
+            case tls13
+        }
+
+        /// Connections opened at most to one host.
+        public var maximumConnectionsPerHost: Int
+        /// Whether to ask for compressed bodies (every coding this libcurl has: gzip, deflate, and br
+        /// or zstd where built in) and decompress them; the endpoint's size limit counts decoded bytes.
+        public var decompresses: Bool
+        /// A proxy URL, such as `http://proxy:3128`; `nil` takes `http_proxy`, `https_proxy` and
+        /// `no_proxy` from the environment, as URLSession on Linux does; `""` uses none.
+        public var proxy: String?
+        /// Hosts reached without the proxy, comma-separated (`no_proxy`'s syntax); `nil` keeps the
+        /// environment's.
+        public var noProxy: String?
+        /// A PEM file of the certificate authorities to trust instead of the system store.
+        public var certificateAuthorityFile: String?
+        /// The server's public keys to accept, each `sha256//` and the base64 SHA-256 of its
+        /// SubjectPublicKeyInfo; any other key fails the handshake. Empty: no pinning.
+        public var pinnedPublicKeys: [String]
+        /// A client certificate and its private key (PEM files), for servers that require mutual TLS.
+        public var clientCertificate: (certificateFile: String, keyFile: String)?
+        /// The oldest TLS version accepted; `nil` takes libcurl's default.
+        public var minimumTLSVersion: TLSVersion?
+
+        /// Creates settings: 6 connections per host, decompression on, proxies from the environment,
+        /// the system's trust store.
+        public init(
+            maximumConnectionsPerHost: Int = 6, decompresses: Bool = true, proxy: String? = nil, noProxy: String? = nil,
+            certificateAuthorityFile: String? = nil, pinnedPublicKeys: [String] = [],
+            clientCertificate: (certificateFile: String, keyFile: String)? = nil, minimumTLSVersion: TLSVersion? = nil
+        ) {
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.decompresses = decompresses
+            self.proxy = proxy
+            self.noProxy = noProxy
+            self.certificateAuthorityFile = certificateAuthorityFile
+            self.pinnedPublicKeys = pinnedPublicKeys
+            self.clientCertificate = clientCertificate
+            self.minimumTLSVersion = minimumTLSVersion
+        }
+    }
+
+    /// Whether libcurl can be loaded here, with its version, or why not. Always unavailable on Apple
+    /// platforms, where ``URLSessionTransport`` is the default.
+    public static var availability: Availability {
+        #if os(Linux)
+            Libcurl.availability
+        #else
+            .unavailable(reason: "CurlTransport runs on Linux only")
+        #endif
+    }
+
+    /// The settings this transport was made with.
+    public let configuration: Configuration
+    #if os(Linux)
+        private let loop: CurlLoop
+    #endif
+
+    /// Creates a transport with a thread and a connection pool of its own.
+    ///
+    /// - Throws: `.transport(.resourceUnavailable)` naming the reason when libcurl cannot be loaded
+    ///   (see ``availability``) or cannot start.
+    public init(configuration: Configuration = Configuration()) throws(HTTPClientError) {
+        self.configuration = configuration
+        #if os(Linux)
+            if case .unavailable(let reason) = Self.availability {
+                throw .transport(.resourceUnavailable, "libcurl cannot be used: \(reason)")
+            }
+            guard let loop = CurlLoop(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost) else {
+                throw .transport(.resourceUnavailable, "libcurl could not make a multi handle (out of memory)")
+            }
+            self.loop = loop
+        #else
+            throw .transport(.resourceUnavailable, "CurlTransport runs on Linux only; use URLSessionTransport")
+        #endif
+    }
+
+    deinit {
+        #if os(Linux)
+            loop.stop()
+        #endif
+    }
+
+    /// Ends every exchange in flight with a `.transport(.resourceUnavailable)` error, closes every
+    /// connection and ends the transport's thread; later calls fail the same way. Idempotent, and
+    /// returns at once.
+    public func shutdown() {
+        #if os(Linux)
+            loop.stop()
+        #endif
+    }
+
+    /// Performs one exchange: sends `request` and streams the response body into `sink`.
+    public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead
+    {
+        if Task.isCancelled { throw .cancelled }
+        // The pipeline has checked already; a caller using the transport directly has not.
+        try RequestChecks.checkHeaders(request.headers)
+        #if os(Linux)
+            let loop = self.loop
+            let exchange = CurlExchange(request, context: context, sink: sink, options: configuration, loop: loop)
+            let outcome = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    if !loop.post(.start(exchange, continuation)) {
+                        continuation.resume(
+                            returning: .failure(.transport(.resourceUnavailable, "this CurlTransport was shut down; create a new one")))
+                    }
+                }
+            } onCancel: {
+                loop.post(.cancel(exchange, .cancelled))
+            }
+            return try outcome.get()
+        #else
+            throw .transport(.resourceUnavailable, "CurlTransport runs on Linux only; use URLSessionTransport")
+        #endif
+    }
+}
+
+#if os(Linux)
+    internal import CLibcurl
+
+    extension CurlTransport.Configuration {
+        /// Sets the TLS and proxy options on `easy`; `false` if libcurl refused one.
+        func apply(to easy: UnsafeMutableRawPointer) -> Bool {
+            var ok = true
+            func set(_ option: Int32, _ text: String) {
+                ok = ok && text.withCString { libcurl_easy_setopt_pointer(easy, option, $0) } == 0
+            }
+            if let proxy { set(CurlOption.proxy, proxy) }
+            if let noProxy { set(CurlOption.noProxy, noProxy) }
+            if let certificateAuthorityFile { set(CurlOption.caInfo, certificateAuthorityFile) }
+            if !pinnedPublicKeys.isEmpty { set(CurlOption.pinnedPublicKey, pinnedPublicKeys.joined(separator: ";")) }
+            if let clientCertificate {
+                set(CurlOption.sslCert, clientCertificate.certificateFile)
+                set(CurlOption.sslKey, clientCertificate.keyFile)
+            }
+            if let minimumTLSVersion {
+                // CURL_SSLVERSION_TLSv1_2 and CURL_SSLVERSION_TLSv1_3.
+                let value = minimumTLSVersion == .tls12 ? 6 : 7
+                ok = ok && libcurl_easy_setopt_long(easy, CurlOption.sslVersion, value) == 0
+            }
+            return ok
+        }
+    }
+#endif
