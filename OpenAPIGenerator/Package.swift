@@ -1,0 +1,23 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// The generator lives apart from the library so that an app using EndpointRouter never builds a
+// YAML parser: the generated Swift imports only EndpointRouter and Foundation.
+let package = Package(
+    name: "EndpointRouterOpenAPI",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "endpointrouter-openapi", targets: ["endpointrouter-openapi"]),
+        .library(name: "EndpointRouterOpenAPI", targets: ["EndpointRouterOpenAPI"]),
+    ],
+    dependencies: [
+        .package(name: "EndpointRouter", path: ".."),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        .target(name: "EndpointRouterOpenAPI", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .executableTarget(name: "endpointrouter-openapi", dependencies: ["EndpointRouterOpenAPI"]),
+        .testTarget(name: "EndpointRouterOpenAPITests", dependencies: ["EndpointRouterOpenAPI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
