@@ -18,6 +18,23 @@ let package = Package(
         .target(name: "EndpointRouterOpenAPI", dependencies: [.product(name: "Yams", package: "Yams")]),
         .executableTarget(name: "endpointrouter-openapi", dependencies: ["EndpointRouterOpenAPI"]),
         .testTarget(name: "EndpointRouterOpenAPITests", dependencies: ["EndpointRouterOpenAPI"]),
+        // The golden files are compiled as they are committed, so `swift build` proves the small
+        // documents' output builds without a warning, and the behaviour tests run it.
+        golden("Petstore"), golden("USPTO"), golden("Webhook"), golden("SOGPetstore"), golden("TomTomSearch"),
+        .testTarget(
+            name: "GeneratedCodeTests",
+            dependencies: [
+                "GoldenPetstore", "GoldenUSPTO", "GoldenSOGPetstore",
+                .product(name: "EndpointRouter", package: "EndpointRouter"),
+                .product(name: "EndpointRouterTesting", package: "EndpointRouter"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// A target holding one document's committed generated code (`Goldens/<name>`).
+func golden(_ name: String) -> Target {
+    .target(
+        name: "Golden\(name)", dependencies: [.product(name: "EndpointRouter", package: "EndpointRouter")], path: "Goldens/\(name)",
+        swiftSettings: [.treatAllWarnings(as: .error)])
+}

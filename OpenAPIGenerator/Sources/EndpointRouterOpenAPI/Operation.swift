@@ -51,11 +51,15 @@ struct Operation {
 
     /// Associated values in declaration order: required ones, then optional ones, the body last.
     var associatedValues: [(label: String, isBody: Bool)] {
-        let ordered = parameters.filter { !$0.isOptional } + parameters.filter(\.isOptional)
-        return ordered.map { ($0.label, false) } + (body.map { _ in [("body", true)] } ?? [])
+        orderedParameters.map { ($0.label, false) } + (body.map { _ in [("body", true)] } ?? [])
     }
 
+    /// Path parameters in the order of the path, then the other required ones, then optional ones.
     var orderedParameters: [Parameter] {
-        parameters.filter { !$0.isOptional } + parameters.filter(\.isOptional)
+        let pathOrder = parameters.filter { $0.location == .path }.sorted {
+            (path.range(of: "{\($0.key)}")?.lowerBound ?? path.endIndex) < (path.range(of: "{\($1.key)}")?.lowerBound ?? path.endIndex)
+        }
+        let rest = parameters.filter { $0.location != .path }
+        return pathOrder + rest.filter { !$0.isOptional } + rest.filter(\.isOptional)
     }
 }

@@ -67,6 +67,8 @@ struct ServiceRenderer {
         return parts.isEmpty ? "" : "(" + parts.joined(separator: ", ") + ")"
     }
 
+    /// Each clause `return`s: a switch *expression* whose 400 branches are string interpolations is
+    /// type-checked as one constraint system (40 s for GitHub's document), statements one by one.
     private func endpointProperty() -> String {
         var text = "    \(access)var endpoint: String {\n        switch self {\n"
         var grouped: [(String, [String])] = []
@@ -81,7 +83,7 @@ struct ServiceRenderer {
             }
         }
         for (index, (literal, patterns)) in grouped.enumerated() {
-            text += "        \(clause(patterns, isLast: index == grouped.count - 1)): \(literal)\n"
+            text += "        \(clause(patterns, isLast: index == grouped.count - 1)): return \(literal)\n"
         }
         if operations.isEmpty { text += "        }\n" } else { text += "        }\n" }
         return text + "    }\n"
@@ -99,7 +101,14 @@ struct ServiceRenderer {
             let key = String(rest[rest.index(after: open)..<close])
             if let parameter = operation.parameters.first(where: { $0.location == .path && $0.key == key }) {
                 names.insert(parameter.label)
-                literal += "\\(segment: \(textExpression(parameter.type, SwiftNames.escaped(parameter.label), optional: false)))"
+                // `\(segment:)` takes any CustomStringConvertible: numbers and Booleans go in as they are.
+                let value: String
+                if case .builtin = parameter.type {
+                    value = SwiftNames.escaped(parameter.label)
+                } else {
+                    value = textExpression(parameter.type, SwiftNames.escaped(parameter.label), optional: false)
+                }
+                literal += "\\(segment: \(value))"
             } else {
                 literal += escapeLiteral("{" + key + "}")
             }
@@ -186,9 +195,9 @@ struct ServiceRenderer {
         for operation in withQuery {
             let query = operation.parameters.filter { $0.location == .query }
             let entries = query.map { "\(SwiftNames.literal($0.key)): \(queryValue($0))" }.joined(separator: ", ")
-            text += "        case \(pattern(operation, binding: Set(query.map(\.label)))): [\(entries)]\n"
+            text += "        case \(pattern(operation, binding: Set(query.map(\.label)))): return [\(entries)]\n"
         }
-        if withQuery.count < operations.count { text += "        default: nil\n" }
+        if withQuery.count < operations.count { text += "        default: return nil\n" }
         return text + "        }\n    }\n"
     }
 
@@ -223,9 +232,9 @@ struct ServiceRenderer {
                     : textExpression(parameter.type, name, optional: parameter.isOptional)
                 return "\(SwiftNames.literal(parameter.key)): \(value)"
             }
-            text += "        case \(pattern(operation, binding: Set(headers.map(\.label)))): \(api).headerFields([\(entries.joined(separator: ", "))])\n"
+            text += "        case \(pattern(operation, binding: Set(headers.map(\.label)))): return \(api).headerFields([\(entries.joined(separator: ", "))])\n"
         }
-        if withHeaders.count < operations.count { text += "        default: nil\n" }
+        if withHeaders.count < operations.count { text += "        default: return nil\n" }
         return text + "        }\n    }\n"
     }
 
@@ -244,9 +253,9 @@ struct ServiceRenderer {
             case .data(let media): make = { ".data(\($0), contentType: \(SwiftNames.literal(media)))" }
             }
             let value = body.isOptional ? "body.map { \(make("$0")) }" : make("body")
-            text += "        case \(pattern(operation, binding: ["body"])): \(value)\n"
+            text += "        case \(pattern(operation, binding: ["body"])): return \(value)\n"
         }
-        if withBody.count < operations.count { text += "        default: nil\n" }
+        if withBody.count < operations.count { text += "        default: return nil\n" }
         return text + "        }\n    }\n"
     }
 
