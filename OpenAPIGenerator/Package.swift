@@ -24,7 +24,7 @@ let package = Package(
         .testTarget(
             name: "GeneratedCodeTests",
             dependencies: [
-                "GoldenPetstore", "GoldenUSPTO", "GoldenSOGPetstore",
+                "GoldenPetstore", "GoldenUSPTO", "GoldenSOGPetstore", "EndpointRouterOpenAPI",
                 .product(name: "EndpointRouter", package: "EndpointRouter"),
                 .product(name: "EndpointRouterTesting", package: "EndpointRouter"),
             ]),
