@@ -155,7 +155,8 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
         guard body.hasPrefix("/") else { return nil }
         self.init(
             body.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-                ($0.removingPercentEncoding ?? String($0)).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+                ($0.removingPercentEncoding ?? String($0)).replacingOccurrences(of: "~1", with: "/").replacingOccurrences(
+                    of: "~0", with: "~")
             })
     }
 }

@@ -66,7 +66,9 @@ struct ModelRenderer {
             text += "    enum CodingKeys: String, CodingKey {\n"
             for property in declaration.properties {
                 let name = SwiftNames.escaped(property.name)
-                text += property.name == property.key ? "        case \(name)\n" : "        case \(name) = \(SwiftNames.literal(property.key))\n"
+                text +=
+                    property.name == property.key
+                    ? "        case \(name)\n" : "        case \(name) = \(SwiftNames.literal(property.key))\n"
             }
             text += "    }\n"
         }
@@ -83,21 +85,26 @@ struct ModelRenderer {
         let tried = declaration.alternatives.filter { declaration.discriminator == nil || $0.discriminatorValues.isEmpty }
         if let discriminator = declaration.discriminator {
             text += "        let container = try decoder.container(keyedBy: \(api).AnyCodingKey.self)\n"
-            text += "        switch try container.decode(String.self, forKey: \(api).AnyCodingKey(\(SwiftNames.literal(discriminator)))) {\n"
+            text +=
+                "        switch try container.decode(String.self, forKey: \(api).AnyCodingKey(\(SwiftNames.literal(discriminator)))) {\n"
             for alternative in declaration.alternatives where !alternative.discriminatorValues.isEmpty {
                 let labels = alternative.discriminatorValues.map(SwiftNames.literal).joined(separator: ", ")
-                text += "        case \(labels): self = .\(SwiftNames.escaped(alternative.caseName))(try decoder.singleValueContainer().decode(\(alternative.type.code(service: api)).self))\n"
+                text +=
+                    "        case \(labels): self = .\(SwiftNames.escaped(alternative.caseName))(try decoder.singleValueContainer().decode(\(alternative.type.code(service: api)).self))\n"
             }
             text += "        default: break\n        }\n"
         }
         if tried.isEmpty {
-            text += "        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: \"unknown \(declaration.discriminator ?? "") value for \(declaration.name)\"))\n"
+            text +=
+                "        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: \"unknown \(declaration.discriminator ?? "") value for \(declaration.name)\"))\n"
         } else {
             text += "        var errors: [any Error] = []\n"
             for alternative in tried {
-                text += "        do { self = .\(SwiftNames.escaped(alternative.caseName))(try decoder.singleValueContainer().decode(\(alternative.type.code(service: api)).self)); return } catch { errors.append(error) }\n"
+                text +=
+                    "        do { self = .\(SwiftNames.escaped(alternative.caseName))(try decoder.singleValueContainer().decode(\(alternative.type.code(service: api)).self)); return } catch { errors.append(error) }\n"
             }
-            text += "        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: \"no alternative of \(declaration.name) matched: \\(errors)\"))\n"
+            text +=
+                "        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: \"no alternative of \(declaration.name) matched: \\(errors)\"))\n"
         }
         text += "    }\n"
         text += "    \(access)func encode(to encoder: any Encoder) throws {\n"

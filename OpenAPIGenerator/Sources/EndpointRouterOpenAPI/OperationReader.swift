@@ -36,14 +36,17 @@ struct OperationReader {
     private mutating func read(_ operation: DocumentObject, method: String, path: String, shared: [DocumentValue], at pointer: JSONPointer)
         -> Operation
     {
-        let caseName = SwiftNames.unique(Self.caseName(operationId: operation["operationId"]?.string, method: method, path: path), in: &takenCaseNames)
+        let caseName = SwiftNames.unique(
+            Self.caseName(operationId: operation["operationId"]?.string, method: method, path: path), in: &takenCaseNames)
         let typePrefix = SwiftNames.typeName(caseName)
         var labels: Set<String> = ["body"]
         var parameters: [Operation.Parameter] = []
         var seen: Set<String> = []
         // Operation parameters override path-item ones of the same name and location.
         let own = (operation["parameters"]?.array ?? []).enumerated().map { ($1, pointer.appending("parameters").appending(String($0))) }
-        let inherited = shared.enumerated().map { ($1, pointer.tokens.dropLast().reduce(JSONPointer()) { $0.appending($1) }.appending("parameters").appending(String($0))) }
+        let inherited = shared.enumerated().map {
+            ($1, pointer.tokens.dropLast().reduce(JSONPointer()) { $0.appending($1) }.appending("parameters").appending(String($0)))
+        }
         for (raw, parameterPointer) in own + inherited {
             guard let (resolved, _) = schemas.resolve(raw, at: parameterPointer), let parameter = resolved.object,
                 let name = parameter["name"]?.string, let location = parameter["in"]?.string
@@ -62,7 +65,8 @@ struct OperationReader {
             let style = parameter["style"]?.string ?? (place == .query ? "form" : "simple")
             let explode = parameter["explode"]?.bool ?? (style == "form")
             var (type, nullable) = schemas.type(
-                of: schema ?? .object(DocumentObject()), at: parameterPointer.appending("schema"), name: typePrefix + SwiftNames.typeName(name))
+                of: schema ?? .object(DocumentObject()), at: parameterPointer.appending("schema"),
+                name: typePrefix + SwiftNames.typeName(name))
             if schemas.isScalarChoice(type) {
                 // `oneOf: [integer, string]` (GitHub's workflow_id) is sent as text either way.
                 type = .builtin("String")
@@ -85,13 +89,15 @@ struct OperationReader {
                     explode: explode))
         }
         let body = readBody(operation["requestBody"], at: pointer.appending("requestBody"), typePrefix: typePrefix)
-        let (success, errorTypes, extraStatuses) = readResponses(operation["responses"]?.object, at: pointer.appending("responses"), typePrefix: typePrefix)
+        let (success, errorTypes, extraStatuses) = readResponses(
+            operation["responses"]?.object, at: pointer.appending("responses"), typePrefix: typePrefix)
         let security = operation["security"] ?? document["security"]
         let requiresAuthorization = (security?.array?.contains { ($0.object?.keys.count ?? 0) > 0 }) ?? false
         return Operation(
             caseName: caseName, method: method, path: path,
             summary: SwiftNames.summary(operation["summary"]?.string ?? operation["description"]?.string), parameters: parameters,
-            body: body, success: success, errorTypes: errorTypes, extraSuccessStatuses: extraStatuses, requiresAuthorization: requiresAuthorization)
+            body: body, success: success, errorTypes: errorTypes, extraSuccessStatuses: extraStatuses,
+            requiresAuthorization: requiresAuthorization)
     }
 
     /// `operationId` made lowerCamel (`meta/root` → `metaRoot`), or method and the path's literal
@@ -103,7 +109,13 @@ struct OperationReader {
         var literal = ""
         var depth = 0
         for character in path {
-            if character == "{" { depth += 1 } else if character == "}" { depth -= 1 } else if depth == 0 { literal.append(character) } else {
+            if character == "{" {
+                depth += 1
+            } else if character == "}" {
+                depth -= 1
+            } else if depth == 0 {
+                literal.append(character)
+            } else {
                 continue
             }
             if character == "}" { literal.append("/") }
@@ -118,7 +130,10 @@ struct OperationReader {
         let isOptional = resolved["required"]?.bool != true
         let media = content.keys
         func schema(_ type: String) -> (DocumentValue, JSONPointer) {
-            (content[type]?["schema"] ?? .object(DocumentObject()), resolvedPointer.appending("content").appending(type).appending("schema"))
+            (
+                content[type]?["schema"] ?? .object(DocumentObject()),
+                resolvedPointer.appending("content").appending(type).appending("schema")
+            )
         }
         if let json = media.first(where: Self.isJSON) {
             let (value, schemaPointer) = schema(json)
@@ -137,7 +152,8 @@ struct OperationReader {
             return Operation.Body(type: .builtin("String"), kind: .text(text), isOptional: isOptional)
         }
         let other = media.first ?? "application/octet-stream"
-        return Operation.Body(type: .builtin("Data"), kind: .data(other == "*/*" ? "application/octet-stream" : other), isOptional: isOptional)
+        return Operation.Body(
+            type: .builtin("Data"), kind: .data(other == "*/*" ? "application/octet-stream" : other), isOptional: isOptional)
     }
 
     static func isJSON(_ media: String) -> Bool {
@@ -159,7 +175,9 @@ struct OperationReader {
             let content = response["content"]?.object
             if isSuccess, success == nil {
                 success = readSuccess(content, at: responsePointer.appending("content"), typePrefix: typePrefix)
-            } else if !isSuccess, status != "304", let content, let json = content.keys.first(where: Self.isJSON), let schema = content[json]?["schema"] {
+            } else if !isSuccess, status != "304", let content, let json = content.keys.first(where: Self.isJSON),
+                let schema = content[json]?["schema"]
+            {
                 let (type, _) = schemas.type(
                     of: schema, at: responsePointer.appending("content").appending(json).appending("schema"),
                     name: typePrefix + "Error" + (status == "default" ? "" : status))

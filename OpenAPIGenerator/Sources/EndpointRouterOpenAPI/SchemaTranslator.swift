@@ -176,7 +176,11 @@ final class SchemaTranslator {
         case "object":
             let properties = object["properties"]?.object
             if let properties, !properties.keys.isEmpty {
-                return (structure(properties: [(properties, pointer.appending("properties"))], required: requiredKeys(object), schema: object, at: pointer, name: name, isComponent: isComponent), nullable)
+                return (
+                    structure(
+                        properties: [(properties, pointer.appending("properties"))], required: requiredKeys(object), schema: object,
+                        at: pointer, name: name, isComponent: isComponent), nullable
+                )
             }
             return (dictionary(object, at: pointer, name: name), nullable)
         default:
@@ -314,7 +318,8 @@ final class SchemaTranslator {
             let memberPointer = pointer.appending(keyword).appending(String(index))
             let reference = member["$ref"]?.string
             let referencedName = reference.flatMap { JSONPointer(reference: $0)?.tokens.last }
-            let (memberType, _) = type(of: member, at: memberPointer, name: typeName + (referencedName.map(SwiftNames.typeName) ?? "Case\(index + 1)"))
+            let (memberType, _) = type(
+                of: member, at: memberPointer, name: typeName + (referencedName.map(SwiftNames.typeName) ?? "Case\(index + 1)"))
             guard seenTypes.insert(memberType).inserted else {
                 warn(memberPointer, "a second alternative of the same Swift type is folded into the first")
                 continue

@@ -19,7 +19,8 @@ struct ServerRenderer {
             let isAbsolute = resolved.hasPrefix("http://") || resolved.hasPrefix("https://")
             if defaultServer == nil {
                 if !isAbsolute {
-                    schemas.warn(pointer, "server '\(template)' is not an absolute http(s) URL; set one with \(api).configuration.use(server:)")
+                    schemas.warn(
+                        pointer, "server '\(template)' is not an absolute http(s) URL; set one with \(api).configuration.use(server:)")
                 } else if Self.hasPlaceholderHost(resolved) {
                     schemas.warn(pointer, "server '\(resolved)' has a placeholder host; set one with \(api).configuration.use(server:)")
                 } else {
@@ -83,20 +84,25 @@ struct SecurityRenderer {
             switch (scheme["type"]?.string, scheme["scheme"]?.string?.lowercased(), scheme["in"]?.string) {
             case ("http", "basic", _):
                 body += "        /// `\(key)`: HTTP Basic.\(description)\n"
-                body += "        \(access)static func \(name)(username: String, password: String) -> EndpointRouter.Credential { .basic(username: username, password: password) }\n"
+                body +=
+                    "        \(access)static func \(name)(username: String, password: String) -> EndpointRouter.Credential { .basic(username: username, password: password) }\n"
             case ("http", _, _), ("oauth2", _, _), ("openIdConnect", _, _):
                 body += "        /// `\(key)`: a bearer token in `Authorization`.\(description)\n"
                 body += "        \(access)static func \(name)(_ token: String) -> EndpointRouter.Credential { .bearer(token) }\n"
             case ("apiKey", _, "header"):
                 let header = scheme["name"]?.string ?? key
                 body += "        /// `\(key)`: an API key in the `\(header)` header.\(description)\n"
-                body += "        \(access)static func \(name)(_ key: String) -> EndpointRouter.Credential { .header(name: \(SwiftNames.literal(header)), value: key) }\n"
+                body +=
+                    "        \(access)static func \(name)(_ key: String) -> EndpointRouter.Credential { .header(name: \(SwiftNames.literal(header)), value: key) }\n"
             case ("apiKey", _, "query"):
                 let item = scheme["name"]?.string ?? key
                 body += "        /// `\(key)`: an API key in the `\(item)` query item.\(description)\n"
-                body += "        \(access)static func \(name)(_ key: String) -> EndpointRouter.Credential { .query(name: \(SwiftNames.literal(item)), value: key) }\n"
+                body +=
+                    "        \(access)static func \(name)(_ key: String) -> EndpointRouter.Credential { .query(name: \(SwiftNames.literal(item)), value: key) }\n"
             default:
-                schemas.warn(pointer, "security scheme '\(key)' (\(scheme["type"]?.string ?? "no type")) is not supported yet; add it with a middleware")
+                schemas.warn(
+                    pointer,
+                    "security scheme '\(key)' (\(scheme["type"]?.string ?? "no type")) is not supported yet; add it with a middleware")
             }
         }
         guard !body.isEmpty else { return "" }

@@ -10,7 +10,8 @@ struct ServiceRenderer {
         let name = SwiftNames.escaped(operation.caseName)
         guard !values.isEmpty else { return ".\(name)" }
         guard values.contains(where: { wanted.contains($0.label) }) else { return ".\(name)" }
-        return ".\(name)(" + values.map { wanted.contains($0.label) ? "let \(SwiftNames.escaped($0.label))" : "_" }.joined(separator: ", ") + ")"
+        return ".\(name)(" + values.map { wanted.contains($0.label) ? "let \(SwiftNames.escaped($0.label))" : "_" }.joined(separator: ", ")
+            + ")"
     }
 
     private func code(_ type: SwiftTypeReference) -> String { type.code(service: api) }
@@ -24,7 +25,8 @@ struct ServiceRenderer {
     }
 
     func renderEnum(title: String) -> String {
-        var text = "/// \(title): one case per operation; `request(type:)` works on every case, \(frontDoor) gives each its documented type.\n"
+        var text =
+            "/// \(title): one case per operation; `request(type:)` works on every case, \(frontDoor) gives each its documented type.\n"
         text += "\(access)enum \(api): EndpointRouter.HTTPClient, Sendable, Hashable {\n"
         for operation in operations {
             text += "    /// \(operation.summary.map { $0 + " " } ?? "")`\(operation.method.uppercased()) \(operation.path)`\n"
@@ -43,13 +45,16 @@ struct ServiceRenderer {
         text += "    \(access)var encoder: JSONEncoder { \(api).jsonEncoder }\n"
         let authorized = operations.filter(\.requiresAuthorization)
         if authorized.isEmpty {
-            text += "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).configuration.middlewares(host: host, authorized: false) }\n"
+            text +=
+                "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).configuration.middlewares(host: host, authorized: false) }\n"
         } else if authorized.count == operations.count {
-            text += "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).configuration.middlewares(host: host, authorized: true) }\n"
+            text +=
+                "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).configuration.middlewares(host: host, authorized: true) }\n"
         } else {
             text += "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] {\n"
             text += "        switch self {\n"
-            text += "        case \(operations.filter { !$0.requiresAuthorization }.map { ".\(SwiftNames.escaped($0.caseName))" }.joined(separator: ", ")): \(api).configuration.middlewares(host: host, authorized: false)\n"
+            text +=
+                "        case \(operations.filter { !$0.requiresAuthorization }.map { ".\(SwiftNames.escaped($0.caseName))" }.joined(separator: ", ")): \(api).configuration.middlewares(host: host, authorized: false)\n"
             text += "        default: \(api).configuration.middlewares(host: host, authorized: true)\n        }\n    }\n"
         }
         return text + "}\n"
@@ -213,7 +218,8 @@ struct ServiceRenderer {
             return "    \(access)var queryStyle: EndpointRouter.QueryStyle { EndpointRouter.QueryStyle(arrays: .repeatedKey) }\n"
         }
         var text = "    \(access)var queryStyle: EndpointRouter.QueryStyle {\n        switch self {\n"
-        text += "        case \(commaSeparated.map { ".\(SwiftNames.escaped($0.caseName))" }.joined(separator: ", ")): EndpointRouter.QueryStyle(arrays: .commaSeparated)\n"
+        text +=
+            "        case \(commaSeparated.map { ".\(SwiftNames.escaped($0.caseName))" }.joined(separator: ", ")): EndpointRouter.QueryStyle(arrays: .commaSeparated)\n"
         text += "        default: EndpointRouter.QueryStyle(arrays: .repeatedKey)\n"
         return text + "        }\n    }\n"
     }
@@ -232,7 +238,8 @@ struct ServiceRenderer {
                     : textExpression(parameter.type, name, optional: parameter.isOptional)
                 return "\(SwiftNames.literal(parameter.key)): \(value)"
             }
-            text += "        case \(pattern(operation, binding: Set(headers.map(\.label)))): return \(api).headerFields([\(entries.joined(separator: ", "))])\n"
+            text +=
+                "        case \(pattern(operation, binding: Set(headers.map(\.label)))): return \(api).headerFields([\(entries.joined(separator: ", "))])\n"
         }
         if withHeaders.count < operations.count { text += "        default: return nil\n" }
         return text + "        }\n    }\n"
@@ -276,8 +283,10 @@ struct ServiceRenderer {
             let parameters = declarationParameters(operation).dropFirst().dropLast()
             var arguments: [String] = operation.orderedParameters.map { "\($0.label): \(SwiftNames.escaped($0.label))" }
             if operation.body != nil { arguments.append("body") }
-            let call = "\(api).\(SwiftNames.escaped(operation.caseName))" + (arguments.isEmpty ? "" : "(\(arguments.joined(separator: ", ")))")
-            let errors = operation.errorTypes.isEmpty ? "" : "; failures document \(operation.errorTypes.map { "`\($0)`" }.joined(separator: ", "))"
+            let call =
+                "\(api).\(SwiftNames.escaped(operation.caseName))" + (arguments.isEmpty ? "" : "(\(arguments.joined(separator: ", ")))")
+            let errors =
+                operation.errorTypes.isEmpty ? "" : "; failures document \(operation.errorTypes.map { "`\($0)`" }.joined(separator: ", "))"
             let signature = "\(access)static func \(SwiftNames.escaped(operation.caseName))(\(parameters))"
             switch operation.success {
             case .decoded(let type):

@@ -52,114 +52,114 @@ struct SupportRenderer {
             """
         if usesJSONValue || uses(".jsonText(") {
             text += """
-                static func jsonText(_ value: some Encodable) -> String {
-                    String(decoding: (try? jsonEncoder.encode(value)) ?? Data(), as: UTF8.self)
-                }
+                    static func jsonText(_ value: some Encodable) -> String {
+                        String(decoding: (try? jsonEncoder.encode(value)) ?? Data(), as: UTF8.self)
+                    }
 
-            """
+                """
         }
         if uses(".queryObject(") {
             text += """
-                /// An object as nested keys for `name[key]=value` (deepObject).
-                static func queryObject(_ value: some Encodable) -> Any {
-                    guard let data = try? jsonEncoder.encode(value), let json = try? jsonDecoder.decode(JSONValue.self, from: data) else { return [:] as [String: Any] }
-                    return json.queryValue
-                }
+                    /// An object as nested keys for `name[key]=value` (deepObject).
+                    static func queryObject(_ value: some Encodable) -> Any {
+                        guard let data = try? jsonEncoder.encode(value), let json = try? jsonDecoder.decode(JSONValue.self, from: data) else { return [:] as [String: Any] }
+                        return json.queryValue
+                    }
 
-            """
+                """
         }
         if uses(".formFields(") {
             text += """
-                /// A model's top-level fields as form fields; nested values as JSON text.
-                static func formFields(_ value: some Encodable) -> [String: String] {
-                    guard let data = try? jsonEncoder.encode(value), case .object(let fields)? = try? jsonDecoder.decode(JSONValue.self, from: data) else { return [:] }
-                    return fields.compactMapValues(\\.formText)
-                }
+                    /// A model's top-level fields as form fields; nested values as JSON text.
+                    static func formFields(_ value: some Encodable) -> [String: String] {
+                        guard let data = try? jsonEncoder.encode(value), case .object(let fields)? = try? jsonDecoder.decode(JSONValue.self, from: data) else { return [:] }
+                        return fields.compactMapValues(\\.formText)
+                    }
 
-            """
+                """
         }
         if uses(".headerFields(") {
             text += """
-                static func headerFields(_ fields: [String: String?]) -> [String: String] { fields.compactMapValues { $0 } }
+                    static func headerFields(_ fields: [String: String?]) -> [String: String] { fields.compactMapValues { $0 } }
 
-            """
+                """
         }
         if usesJSONValue {
             text += """
-                /// Any JSON value: what a schema without a fixed shape holds.
-                \(a)enum JSONValue: Codable, Sendable, Hashable {
-                    case null
-                    case bool(Bool)
-                    case number(Double)
-                    case string(String)
-                    case array([JSONValue])
-                    case object([String: JSONValue])
+                    /// Any JSON value: what a schema without a fixed shape holds.
+                    \(a)enum JSONValue: Codable, Sendable, Hashable {
+                        case null
+                        case bool(Bool)
+                        case number(Double)
+                        case string(String)
+                        case array([JSONValue])
+                        case object([String: JSONValue])
 
-                    \(a)init(from decoder: any Decoder) throws {
-                        let container = try decoder.singleValueContainer()
-                        if container.decodeNil() {
-                            self = .null
-                        } else if let value = try? container.decode(Bool.self) {
-                            self = .bool(value)
-                        } else if let value = try? container.decode(Double.self) {
-                            self = .number(value)
-                        } else if let value = try? container.decode(String.self) {
-                            self = .string(value)
-                        } else if let value = try? container.decode([JSONValue].self) {
-                            self = .array(value)
-                        } else {
-                            self = .object(try container.decode([String: JSONValue].self))
+                        \(a)init(from decoder: any Decoder) throws {
+                            let container = try decoder.singleValueContainer()
+                            if container.decodeNil() {
+                                self = .null
+                            } else if let value = try? container.decode(Bool.self) {
+                                self = .bool(value)
+                            } else if let value = try? container.decode(Double.self) {
+                                self = .number(value)
+                            } else if let value = try? container.decode(String.self) {
+                                self = .string(value)
+                            } else if let value = try? container.decode([JSONValue].self) {
+                                self = .array(value)
+                            } else {
+                                self = .object(try container.decode([String: JSONValue].self))
+                            }
+                        }
+
+                        \(a)func encode(to encoder: any Encoder) throws {
+                            var container = encoder.singleValueContainer()
+                            switch self {
+                            case .null: try container.encodeNil()
+                            case .bool(let value): try container.encode(value)
+                            case .number(let value): try container.encode(value)
+                            case .string(let value): try container.encode(value)
+                            case .array(let value): try container.encode(value)
+                            case .object(let value): try container.encode(value)
+                            }
+                        }
+
+                        var queryValue: Any {
+                            switch self {
+                            case .null: Optional<String>.none as Any
+                            case .bool(let value): value
+                            case .number(let value): value.rounded() == value && abs(value) < 1e15 ? Int(value) as Any : value
+                            case .string(let value): value
+                            case .array(let value): value.map(\\.queryValue)
+                            case .object(let value): value.mapValues(\\.queryValue)
+                            }
+                        }
+
+                        var formText: String? {
+                            switch self {
+                            case .null: nil
+                            case .bool(let value): String(value)
+                            case .number(let value): value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+                            case .string(let value): value
+                            case .array, .object: jsonText(self)
+                            }
                         }
                     }
 
-                    \(a)func encode(to encoder: any Encoder) throws {
-                        var container = encoder.singleValueContainer()
-                        switch self {
-                        case .null: try container.encodeNil()
-                        case .bool(let value): try container.encode(value)
-                        case .number(let value): try container.encode(value)
-                        case .string(let value): try container.encode(value)
-                        case .array(let value): try container.encode(value)
-                        case .object(let value): try container.encode(value)
-                        }
-                    }
-
-                    var queryValue: Any {
-                        switch self {
-                        case .null: Optional<String>.none as Any
-                        case .bool(let value): value
-                        case .number(let value): value.rounded() == value && abs(value) < 1e15 ? Int(value) as Any : value
-                        case .string(let value): value
-                        case .array(let value): value.map(\\.queryValue)
-                        case .object(let value): value.mapValues(\\.queryValue)
-                        }
-                    }
-
-                    var formText: String? {
-                        switch self {
-                        case .null: nil
-                        case .bool(let value): String(value)
-                        case .number(let value): value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
-                        case .string(let value): value
-                        case .array, .object: jsonText(self)
-                        }
-                    }
-                }
-
-            """
+                """
         }
         if uses(".AnyCodingKey") {
             text += """
-                /// A coding key made at run time, for reading a discriminator.
-                struct AnyCodingKey: CodingKey {
-                    let stringValue: String
-                    var intValue: Int? { nil }
-                    init(_ string: String) { stringValue = string }
-                    init?(stringValue: String) { self.stringValue = stringValue }
-                    init?(intValue: Int) { nil }
-                }
+                    /// A coding key made at run time, for reading a discriminator.
+                    struct AnyCodingKey: CodingKey {
+                        let stringValue: String
+                        var intValue: Int? { nil }
+                        init(_ string: String) { stringValue = string }
+                        init?(stringValue: String) { self.stringValue = stringValue }
+                        init?(intValue: Int) { nil }
+                    }
 
-            """
+                """
         }
         text += """
                 /// Where calls go and how they are authorized; lock-guarded, read on every call.
@@ -211,41 +211,41 @@ struct SupportRenderer {
         if usesIndirect {
             text += """
 
-                    /// Stores a property of a recursive schema out of line, so a struct can contain itself.
-                    @propertyWrapper
-                    \(a)struct Indirect<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
-                        private final class Storage: Sendable {
-                            let value: Value
-                            init(_ value: Value) { self.value = value }
+                        /// Stores a property of a recursive schema out of line, so a struct can contain itself.
+                        @propertyWrapper
+                        \(a)struct Indirect<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+                            private final class Storage: Sendable {
+                                let value: Value
+                                init(_ value: Value) { self.value = value }
+                            }
+                            private var storage: Storage
+                            \(a)var wrappedValue: Value {
+                                get { storage.value }
+                                set { storage = Storage(newValue) }
+                            }
+                            \(a)init(wrappedValue: Value) { storage = Storage(wrappedValue) }
+                            \(a)init(from decoder: any Decoder) throws { storage = Storage(try Value(from: decoder)) }
+                            \(a)func encode(to encoder: any Encoder) throws { try wrappedValue.encode(to: encoder) }
+                            \(a)static func == (lhs: Self, rhs: Self) -> Bool { lhs.wrappedValue == rhs.wrappedValue }
+                            \(a)func hash(into hasher: inout Hasher) { hasher.combine(wrappedValue) }
                         }
-                        private var storage: Storage
-                        \(a)var wrappedValue: Value {
-                            get { storage.value }
-                            set { storage = Storage(newValue) }
+                    }
+
+                    extension KeyedDecodingContainer {
+                        /// A missing key is a `nil` recursive property, as it is for a plain optional.
+                        \(a)func decode<Wrapped>(_ type: \(api).Indirect<Wrapped?>.Type, forKey key: Key) throws -> \(api).Indirect<Wrapped?> {
+                            \(api).Indirect(wrappedValue: try decodeIfPresent(Wrapped.self, forKey: key))
                         }
-                        \(a)init(wrappedValue: Value) { storage = Storage(wrappedValue) }
-                        \(a)init(from decoder: any Decoder) throws { storage = Storage(try Value(from: decoder)) }
-                        \(a)func encode(to encoder: any Encoder) throws { try wrappedValue.encode(to: encoder) }
-                        \(a)static func == (lhs: Self, rhs: Self) -> Bool { lhs.wrappedValue == rhs.wrappedValue }
-                        \(a)func hash(into hasher: inout Hasher) { hasher.combine(wrappedValue) }
                     }
-                }
 
-                extension KeyedDecodingContainer {
-                    /// A missing key is a `nil` recursive property, as it is for a plain optional.
-                    \(a)func decode<Wrapped>(_ type: \(api).Indirect<Wrapped?>.Type, forKey key: Key) throws -> \(api).Indirect<Wrapped?> {
-                        \(api).Indirect(wrappedValue: try decodeIfPresent(Wrapped.self, forKey: key))
+                    extension KeyedEncodingContainer {
+                        /// A `nil` recursive property is left out, as a plain optional is.
+                        \(a)mutating func encode<Wrapped>(_ value: \(api).Indirect<Wrapped?>, forKey key: Key) throws {
+                            try encodeIfPresent(value.wrappedValue, forKey: key)
+                        }
                     }
-                }
 
-                extension KeyedEncodingContainer {
-                    /// A `nil` recursive property is left out, as a plain optional is.
-                    \(a)mutating func encode<Wrapped>(_ value: \(api).Indirect<Wrapped?>, forKey key: Key) throws {
-                        try encodeIfPresent(value.wrappedValue, forKey: key)
-                    }
-                }
-
-            """
+                """
         } else {
             text += "}\n"
         }

@@ -71,4 +71,5 @@ do {
     fail("cannot write into '\(output)': \(error.localizedDescription)")
 }
 let lines = result.files.reduce(0) { $0 + $1.contents.reduce(0) { $1 == "\n" ? $0 + 1 : $0 } }
-FileHandle.standardError.write(Data("generated \(result.files.count) files, \(lines) lines, into \(output) (\(result.warnings.count) warnings)\n".utf8))
+FileHandle.standardError.write(
+    Data("generated \(result.files.count) files, \(lines) lines, into \(output) (\(result.warnings.count) warnings)\n".utf8))

@@ -91,7 +91,8 @@ struct SnippetTests {
         #expect(text.contains("case \"cat\": self = .cat(try decoder.singleValueContainer().decode(Cat.self))"))
         #expect(text.contains("case \"Dog\": self = .dog(try decoder.singleValueContainer().decode(Dog.self))"))
         #expect(text.contains("public enum IdOrName: Codable, Sendable, Hashable {\n    case int(Int)\n    case string(String)\n"))
-        #expect(text.contains("do { self = .int(try decoder.singleValueContainer().decode(Int.self)); return } catch { errors.append(error) }"))
+        #expect(
+            text.contains("do { self = .int(try decoder.singleValueContainer().decode(Int.self)); return } catch { errors.append(error) }"))
     }
 
     @Test func allOfOfObjectsIsOneFlattenedStruct() throws {
@@ -106,7 +107,10 @@ struct SnippetTests {
                     - $ref: '#/components/schemas/NewPet'
                     - {type: object, required: [id], properties: {id: {type: integer, format: int64}}}
             """)
-        #expect(text.contains("public struct Pet: Codable, Sendable, Hashable {\n    public var name: String\n    public var tag: String?\n    public var id: Int64\n"))
+        #expect(
+            text.contains(
+                "public struct Pet: Codable, Sendable, Hashable {\n    public var name: String\n    public var tag: String?\n    public var id: Int64\n"
+            ))
     }
 
     @Test func recursiveSchemasAreStoredOutOfLine() throws {
@@ -179,13 +183,22 @@ struct SnippetTests {
             """)
         #expect(text.contains("case getFile(userId: Int, name: String, ext: String, ids: [Int]? = nil, xTrace: String? = nil)"))
         #expect(text.contains("case postUsers(_ body: PostUsersRequest)"))
-        #expect(text.contains("case .getFile(let userId, let name, let ext, _, _): return \"users/\\(segment: userId)/files/\\(segment: name).\\(segment: ext)\""))
+        #expect(
+            text.contains(
+                "case .getFile(let userId, let name, let ext, _, _): return \"users/\\(segment: userId)/files/\\(segment: name).\\(segment: ext)\""
+            ))
         #expect(text.contains("case .getFile(_, _, _, let ids, _): return [\"ids\": ids as Any]"))
         #expect(text.contains("case .getFile: EndpointRouter.QueryStyle(arrays: .commaSeparated)"))
         #expect(text.contains("case .getFile(_, _, _, _, let xTrace): return TAPI.headerFields([\"X-Trace\": xTrace])"))
         #expect(text.contains("case .postUsers(let body): return .json(body)"))
-        #expect(text.contains("public static func getFile(userId: Int, name: String, ext: String, ids: [Int]? = nil, xTrace: String? = nil) async -> Result<String, EndpointRouter.HTTPClientError>"))
-        #expect(text.contains("public static func postUsers(_ body: PostUsersRequest) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError>"))
+        #expect(
+            text.contains(
+                "public static func getFile(userId: Int, name: String, ext: String, ids: [Int]? = nil, xTrace: String? = nil) async -> Result<String, EndpointRouter.HTTPClientError>"
+            ))
+        #expect(
+            text.contains(
+                "public static func postUsers(_ body: PostUsersRequest) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError>"
+            ))
     }
 
     @Test func deepObjectQueryIsSentAsNestedKeys() throws {
@@ -219,8 +232,13 @@ struct SnippetTests {
                   operationId: tail
                   responses: {'200': {description: ok, content: {application/x-ndjson: {schema: {type: object, properties: {line: {type: string}}}}}}}
             """)
-        #expect(text.contains("public static func watch() -> EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent> {\n        TAPI.watch.events()"))
-        #expect(text.contains("public static func tail() -> EndpointRouter.ResponseStream<TailLine> {\n        TAPI.tail.jsonLines(of: TailLine.self)"))
+        #expect(
+            text.contains(
+                "public static func watch() -> EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent> {\n        TAPI.watch.events()"
+            ))
+        #expect(
+            text.contains(
+                "public static func tail() -> EndpointRouter.ResponseStream<TailLine> {\n        TAPI.tail.jsonLines(of: TailLine.self)"))
     }
 
     @Test func securitySchemesBecomeCredentialsAndServersWithVariablesFunctions() throws {
@@ -246,11 +264,21 @@ struct SnippetTests {
                 cookie: {type: apiKey, in: cookie, name: session}
             """)
         #expect(text.contains("public static let defaultServer: String? = \"https://api.example.com/v2\""))
-        #expect(text.contains("public static func server1(scheme: String = \"https\", version: String = \"v2\") -> String { \"\\(scheme)://api.example.com/\\(version)\" }"))
+        #expect(
+            text.contains(
+                "public static func server1(scheme: String = \"https\", version: String = \"v2\") -> String { \"\\(scheme)://api.example.com/\\(version)\" }"
+            ))
         #expect(text.contains("public static func token(_ token: String) -> EndpointRouter.Credential { .bearer(token) }"))
-        #expect(text.contains("public static func login(username: String, password: String) -> EndpointRouter.Credential { .basic(username: username, password: password) }"))
-        #expect(text.contains("public static func key(_ key: String) -> EndpointRouter.Credential { .header(name: \"X-API-Key\", value: key) }"))
-        #expect(text.contains("public static func queryKey(_ key: String) -> EndpointRouter.Credential { .query(name: \"api_key\", value: key) }"))
+        #expect(
+            text.contains(
+                "public static func login(username: String, password: String) -> EndpointRouter.Credential { .basic(username: username, password: password) }"
+            ))
+        #expect(
+            text.contains("public static func key(_ key: String) -> EndpointRouter.Credential { .header(name: \"X-API-Key\", value: key) }")
+        )
+        #expect(
+            text.contains(
+                "public static func queryKey(_ key: String) -> EndpointRouter.Credential { .query(name: \"api_key\", value: key) }"))
         #expect(text.contains("case .health: TAPI.configuration.middlewares(host: host, authorized: false)"))
         #expect(warnings.contains { $0.hasPrefix("warning: #/components/securitySchemes/cookie:") })
     }
@@ -286,7 +314,8 @@ struct SnippetTests {
                     404/596: {description: odd}
             """)
         #expect(warnings.contains { $0.hasPrefix("warning: #/paths/~1a/get/parameters/0/schema/maximum: integer bound") })
-        #expect(warnings.contains { $0.hasPrefix("warning: #/paths/~1a/get/parameters/0/schema/exclusiveMinimum: a boolean exclusiveMinimum") })
+        #expect(
+            warnings.contains { $0.hasPrefix("warning: #/paths/~1a/get/parameters/0/schema/exclusiveMinimum: a boolean exclusiveMinimum") })
         #expect(warnings.contains { $0.hasPrefix("warning: #/paths/~1a/get/responses/404~1596: '404/596' is not a status code") })
     }
 

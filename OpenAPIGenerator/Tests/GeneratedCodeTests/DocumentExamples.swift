@@ -18,7 +18,9 @@ enum DocumentExamples {
             switch value {
             case .object(let object):
                 for (key, child) in object.members {
-                    if key == "example", let data = try? JSONSerialization.data(withJSONObject: foundation(child), options: [.fragmentsAllowed]) {
+                    if key == "example",
+                        let data = try? JSONSerialization.data(withJSONObject: foundation(child), options: [.fragmentsAllowed])
+                    {
                         found.append((pointer, data))
                     } else {
                         walk(child, pointer.appending(key))

@@ -1,8 +1,9 @@
 import EndpointRouter
 import EndpointRouterTesting
 import Foundation
-@testable import GoldenPetstore
 import Testing
+
+@testable import GoldenPetstore
 
 /// OAI's petstore as generated: every operation's request on the wire, and its answers decoded.
 struct PetstoreBehaviourTests {

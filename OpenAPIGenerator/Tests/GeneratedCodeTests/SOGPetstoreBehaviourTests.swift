@@ -1,8 +1,9 @@
 import EndpointRouter
 import EndpointRouterTesting
 import Foundation
-@testable import GoldenSOGPetstore
 import Testing
+
+@testable import GoldenSOGPetstore
 
 /// swift-openapi-generator's feature-dense petstore as generated: query styles, headers, JSON,
 /// form, octet-stream and multipart bodies, open enums, oneOf, recursion and dates.
@@ -97,6 +98,7 @@ struct SOGPetstoreBehaviourTests {
         let copy = pet
         pet.parent = nil
         #expect(copy.parent?.name == "parent")
-        #expect(String(decoding: try SOGPetstoreAPI.jsonEncoder.encode(copy), as: UTF8.self) == #"{"name":"child","parent":{"name":"parent"}}"#)
+        #expect(
+            String(decoding: try SOGPetstoreAPI.jsonEncoder.encode(copy), as: UTF8.self) == #"{"name":"child","parent":{"name":"parent"}}"#)
     }
 }

@@ -2,8 +2,9 @@ import EndpointRouter
 import EndpointRouterOpenAPI
 import EndpointRouterTesting
 import Foundation
-@testable import GoldenUSPTO
 import Testing
+
+@testable import GoldenUSPTO
 
 /// USPTO's data set API as generated: a templated server, path values, a form POST, and the
 /// document's example.
@@ -31,7 +32,8 @@ struct USPTOBehaviourTests {
     @Test func performSearchPostsAForm() async throws {
         let stub = StubTransport { _ in .json(#"[{"a": {"b": 1}}]"#) }
         let rows = try await withTransport(stub) {
-            try await USPTO.performSearch(dataset: "oa_citations", version: "v1", PerformSearchForm(criteria: "*:*", start: 0, rows: 100)).get()
+            try await USPTO.performSearch(dataset: "oa_citations", version: "v1", PerformSearchForm(criteria: "*:*", start: 0, rows: 100))
+                .get()
         }
         #expect(rows == [["a": ["b": .number(1)]]])
         let request = try #require(stub.lastRequest)
