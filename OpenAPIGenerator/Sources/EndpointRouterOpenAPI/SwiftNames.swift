@@ -28,7 +28,8 @@ enum SwiftNames {
         "EmptyResponse", "EndpointResponse", "Credential", "CredentialStore", "CredentialRefresh", "QueryStyle",
         "ParameterEncoding", "MultipartFormData", "ResponseStream", "ServerSentEvent", "AuthorizationMiddleware",
         "StatusCodeSet", "EndpointOptions", "RedirectPolicy", "Response", "Request", "Foundation", "EndpointRouter",
-        "JSONValue", "Indirect", "CodingKeys", "Element", "Key", "Value",
+        "JSONValue", "Indirect", "CodingKeys", "Element", "Key", "Value", "DecodingError", "EncodingError", "Hasher", "NSLock",
+        "UTF8", "CodingKey", "RawRepresentable", "AnyCodingKey", "Configuration", "Credentials", "Swift",
     ]
 
     /// The words of `raw`: `get_user-byID` → `get`, `user`, `byID`; `HTTPServer` stays one word.
@@ -75,7 +76,7 @@ enum SwiftNames {
     /// could not take (`self` would shadow the instance being initialized).
     static func propertyName(_ raw: String) -> String {
         let name = memberName(raw)
-        return ["self", "Self", "super", "init", "Type", "Protocol", "deinit", "subscript"].contains(name) ? name + "Value" : name
+        return ["self", "Self", "super", "init", "Type", "Protocol", "deinit", "subscript", "hashValue"].contains(name) ? name + "Value" : name
     }
 
     /// `URL` → `url`, `URLs` → `urls`, `HTTPServer` → `httpServer`, `Pet` → `pet`.
