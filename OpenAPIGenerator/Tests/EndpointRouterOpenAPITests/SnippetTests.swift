@@ -329,4 +329,26 @@ struct SnippetTests {
             #expect(error.description.contains("Swagger 2.0"))
         }
     }
+
+    @Test func jsonDocumentsInFastAPIStyleKeepEveryNullableField() throws {
+        let json = """
+            {"openapi": "3.1.0", "info": {"title": "F", "version": "1"},
+             "paths": {"/items/{item_id}": {"get": {"operationId": "read_item_items__item_id__get",
+               "parameters": [{"name": "item_id", "in": "path", "required": true, "schema": {"type": "integer"}},
+                              {"name": "q", "in": "query", "schema": {"anyOf": [{"type": "string"}, {"type": "null"}]}}],
+               "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}}}}}},
+             "components": {"schemas": {"Item": {"type": "object", "required": ["name"], "properties": {
+               "name": {"type": "string"},
+               "tax": {"anyOf": [{"type": "number"}, {"type": "null"}]},
+               "created": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]},
+               "loc": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}}}}}
+            """
+        let result = try OpenAPIGenerator.generate(json, options: GeneratorOptions(service: "F"))
+        let text = result.files.map(\.contents).joined()
+        #expect(text.contains("case readItemItemsItemIdGet(itemId: Int, q: String? = nil)"))
+        #expect(text.contains("public var tax: Double?\n"))
+        #expect(text.contains("public var created: Date?\n"))
+        #expect(text.contains("public var loc: [ItemLocItem]?\n"))
+        #expect(text.contains("public enum ItemLocItem: Codable, Sendable, Hashable {\n    case string(String)\n    case int(Int)\n"))
+    }
 }
