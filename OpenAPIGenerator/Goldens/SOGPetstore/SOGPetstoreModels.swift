@@ -176,13 +176,6 @@ public struct AnyOfObjectsCase1: Codable, Sendable, Hashable {
     }
 }
 
-public struct OneOfAnyCase4: Codable, Sendable, Hashable {
-    public var message: String
-    public init(message: String) {
-        self.message = message
-    }
-}
-
 public struct PetExercise: Codable, Sendable, Hashable {
     public var kind: String
     public init(kind: String) {
@@ -313,13 +306,6 @@ public struct UpdatePetRequest: Codable, Sendable, Hashable {
     }
 }
 
-public struct UpdatePetError400: Codable, Sendable, Hashable {
-    public var message: String
-    public init(message: String) {
-        self.message = message
-    }
-}
-
 public enum MixedAnyOf: Codable, Sendable, Hashable {
     case date(Date)
     case petKind(PetKind)
@@ -387,13 +373,13 @@ public enum OneOfAny: Codable, Sendable, Hashable {
     case string(String)
     case int(Int)
     case codeError(CodeError)
-    case oneOfAnyCase4(OneOfAnyCase4)
+    case anyOfObjectsCase1(AnyOfObjectsCase1)
     public init(from decoder: any Decoder) throws {
         var errors: [any Error] = []
         do { self = .string(try decoder.singleValueContainer().decode(String.self)); return } catch { errors.append(error) }
         do { self = .int(try decoder.singleValueContainer().decode(Int.self)); return } catch { errors.append(error) }
         do { self = .codeError(try decoder.singleValueContainer().decode(CodeError.self)); return } catch { errors.append(error) }
-        do { self = .oneOfAnyCase4(try decoder.singleValueContainer().decode(OneOfAnyCase4.self)); return } catch { errors.append(error) }
+        do { self = .anyOfObjectsCase1(try decoder.singleValueContainer().decode(AnyOfObjectsCase1.self)); return } catch { errors.append(error) }
         throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no alternative of OneOfAny matched: \(errors)"))
     }
     public func encode(to encoder: any Encoder) throws {
@@ -402,7 +388,7 @@ public enum OneOfAny: Codable, Sendable, Hashable {
         case .string(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
         case .codeError(let value): try container.encode(value)
-        case .oneOfAnyCase4(let value): try container.encode(value)
+        case .anyOfObjectsCase1(let value): try container.encode(value)
         }
     }
 }

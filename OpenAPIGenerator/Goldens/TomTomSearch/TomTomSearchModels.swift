@@ -27,219 +27,6 @@ public struct GetSearchCSView: RawRepresentable, Codable, Sendable, Hashable {
     public init(rawValue: String) { self.rawValue = rawValue }
 }
 
-public struct GetSearchCategorySearchExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchCategorySearchExt(rawValue: "json")
-    public static let jsonp = GetSearchCategorySearchExt(rawValue: "jsonp")
-    public static let js = GetSearchCategorySearchExt(rawValue: "js")
-    public static let xml = GetSearchCategorySearchExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchCategorySearchView: RawRepresentable, Codable, Sendable, Hashable {
-    public static let unified = GetSearchCategorySearchView(rawValue: "Unified")
-    public static let `in` = GetSearchCategorySearchView(rawValue: "IN")
-    public static let pk = GetSearchCategorySearchView(rawValue: "PK")
-    public static let il = GetSearchCategorySearchView(rawValue: "IL")
-    public static let ma = GetSearchCategorySearchView(rawValue: "MA")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchGeocodeExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchGeocodeExt(rawValue: "json")
-    public static let jsonp = GetSearchGeocodeExt(rawValue: "jsonp")
-    public static let js = GetSearchGeocodeExt(rawValue: "js")
-    public static let xml = GetSearchGeocodeExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchGeocodeView: RawRepresentable, Codable, Sendable, Hashable {
-    public static let unified = GetSearchGeocodeView(rawValue: "Unified")
-    public static let `in` = GetSearchGeocodeView(rawValue: "IN")
-    public static let pk = GetSearchGeocodeView(rawValue: "PK")
-    public static let il = GetSearchGeocodeView(rawValue: "IL")
-    public static let ma = GetSearchGeocodeView(rawValue: "MA")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchGeometryFilterExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchGeometryFilterExt(rawValue: "json")
-    public static let jsonp = GetSearchGeometryFilterExt(rawValue: "jsonp")
-    public static let js = GetSearchGeometryFilterExt(rawValue: "js")
-    public static let xml = GetSearchGeometryFilterExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct PostSearchGeometryFilterExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = PostSearchGeometryFilterExt(rawValue: "json")
-    public static let jsonp = PostSearchGeometryFilterExt(rawValue: "jsonp")
-    public static let js = PostSearchGeometryFilterExt(rawValue: "js")
-    public static let xml = PostSearchGeometryFilterExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchGeometrySearchExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchGeometrySearchExt(rawValue: "json")
-    public static let jsonp = GetSearchGeometrySearchExt(rawValue: "jsonp")
-    public static let js = GetSearchGeometrySearchExt(rawValue: "js")
-    public static let xml = GetSearchGeometrySearchExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct PostSearchGeometrySearchExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = PostSearchGeometrySearchExt(rawValue: "json")
-    public static let jsonp = PostSearchGeometrySearchExt(rawValue: "jsonp")
-    public static let js = PostSearchGeometrySearchExt(rawValue: "js")
-    public static let xml = PostSearchGeometrySearchExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchNearbySearchExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchNearbySearchExt(rawValue: "json")
-    public static let jsonp = GetSearchNearbySearchExt(rawValue: "jsonp")
-    public static let js = GetSearchNearbySearchExt(rawValue: "js")
-    public static let xml = GetSearchNearbySearchExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchNearbySearchView: RawRepresentable, Codable, Sendable, Hashable {
-    public static let unified = GetSearchNearbySearchView(rawValue: "Unified")
-    public static let `in` = GetSearchNearbySearchView(rawValue: "IN")
-    public static let pk = GetSearchNearbySearchView(rawValue: "PK")
-    public static let il = GetSearchNearbySearchView(rawValue: "IL")
-    public static let ma = GetSearchNearbySearchView(rawValue: "MA")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchPoiSearchExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchPoiSearchExt(rawValue: "json")
-    public static let jsonp = GetSearchPoiSearchExt(rawValue: "jsonp")
-    public static let js = GetSearchPoiSearchExt(rawValue: "js")
-    public static let xml = GetSearchPoiSearchExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchPoiSearchView: RawRepresentable, Codable, Sendable, Hashable {
-    public static let unified = GetSearchPoiSearchView(rawValue: "Unified")
-    public static let `in` = GetSearchPoiSearchView(rawValue: "IN")
-    public static let pk = GetSearchPoiSearchView(rawValue: "PK")
-    public static let il = GetSearchPoiSearchView(rawValue: "IL")
-    public static let ma = GetSearchPoiSearchView(rawValue: "MA")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchReverseGeocodeCrossStreetExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchReverseGeocodeCrossStreetExt(rawValue: "json")
-    public static let jsonp = GetSearchReverseGeocodeCrossStreetExt(rawValue: "jsonp")
-    public static let js = GetSearchReverseGeocodeCrossStreetExt(rawValue: "js")
-    public static let xml = GetSearchReverseGeocodeCrossStreetExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchReverseGeocodeExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchReverseGeocodeExt(rawValue: "json")
-    public static let jsonp = GetSearchReverseGeocodeExt(rawValue: "jsonp")
-    public static let js = GetSearchReverseGeocodeExt(rawValue: "js")
-    public static let xml = GetSearchReverseGeocodeExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchRoutedFilterExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchRoutedFilterExt(rawValue: "json")
-    public static let jsonp = GetSearchRoutedFilterExt(rawValue: "jsonp")
-    public static let js = GetSearchRoutedFilterExt(rawValue: "js")
-    public static let xml = GetSearchRoutedFilterExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct PostSearchRoutedFilterExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = PostSearchRoutedFilterExt(rawValue: "json")
-    public static let jsonp = PostSearchRoutedFilterExt(rawValue: "jsonp")
-    public static let js = PostSearchRoutedFilterExt(rawValue: "js")
-    public static let xml = PostSearchRoutedFilterExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchRoutedSearchExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchRoutedSearchExt(rawValue: "json")
-    public static let jsonp = GetSearchRoutedSearchExt(rawValue: "jsonp")
-    public static let js = GetSearchRoutedSearchExt(rawValue: "js")
-    public static let xml = GetSearchRoutedSearchExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchSExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchSExt(rawValue: "json")
-    public static let jsonp = GetSearchSExt(rawValue: "jsonp")
-    public static let js = GetSearchSExt(rawValue: "js")
-    public static let xml = GetSearchSExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchSView: RawRepresentable, Codable, Sendable, Hashable {
-    public static let unified = GetSearchSView(rawValue: "Unified")
-    public static let `in` = GetSearchSView(rawValue: "IN")
-    public static let pk = GetSearchSView(rawValue: "PK")
-    public static let il = GetSearchSView(rawValue: "IL")
-    public static let ma = GetSearchSView(rawValue: "MA")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchSearchExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchSearchExt(rawValue: "json")
-    public static let jsonp = GetSearchSearchExt(rawValue: "jsonp")
-    public static let js = GetSearchSearchExt(rawValue: "js")
-    public static let xml = GetSearchSearchExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchSearchView: RawRepresentable, Codable, Sendable, Hashable {
-    public static let unified = GetSearchSearchView(rawValue: "Unified")
-    public static let `in` = GetSearchSearchView(rawValue: "IN")
-    public static let pk = GetSearchSearchView(rawValue: "PK")
-    public static let il = GetSearchSearchView(rawValue: "IL")
-    public static let ma = GetSearchSearchView(rawValue: "MA")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct PostSearchSearchAlongRouteExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = PostSearchSearchAlongRouteExt(rawValue: "json")
-    public static let jsonp = PostSearchSearchAlongRouteExt(rawValue: "jsonp")
-    public static let js = PostSearchSearchAlongRouteExt(rawValue: "js")
-    public static let xml = PostSearchSearchAlongRouteExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
-public struct GetSearchStructuredGeocodeExt: RawRepresentable, Codable, Sendable, Hashable {
-    public static let json = GetSearchStructuredGeocodeExt(rawValue: "json")
-    public static let jsonp = GetSearchStructuredGeocodeExt(rawValue: "jsonp")
-    public static let js = GetSearchStructuredGeocodeExt(rawValue: "js")
-    public static let xml = GetSearchStructuredGeocodeExt(rawValue: "xml")
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-}
-
 public struct PostSearchGeometryFilterRequestGeometryListItem: Codable, Sendable, Hashable {
     public var position: String?
     public var radius: Int?
@@ -296,79 +83,23 @@ public struct PostSearchGeometryFilterRequest: Codable, Sendable, Hashable {
     }
 }
 
-public struct PostSearchGeometrySearchRequestGeometryListItem: Codable, Sendable, Hashable {
-    public var position: String?
-    public var radius: Int?
-    public var type: String?
-    public var vertices: [String]?
-    public init(position: String? = nil, radius: Int? = nil, type: String? = nil, vertices: [String]? = nil) {
-        self.position = position
-        self.radius = radius
-        self.type = type
-        self.vertices = vertices
-    }
-}
-
 public struct PostSearchGeometrySearchRequest: Codable, Sendable, Hashable {
-    public var geometryList: [PostSearchGeometrySearchRequestGeometryListItem]?
-    public init(geometryList: [PostSearchGeometrySearchRequestGeometryListItem]? = nil) {
+    public var geometryList: [PostSearchGeometryFilterRequestGeometryListItem]?
+    public init(geometryList: [PostSearchGeometryFilterRequestGeometryListItem]? = nil) {
         self.geometryList = geometryList
     }
 }
 
-public struct PostSearchRoutedFilterRequestPoiListItemAddress: Codable, Sendable, Hashable {
-    public var freeformAddress: String?
-    public init(freeformAddress: String? = nil) {
-        self.freeformAddress = freeformAddress
-    }
-}
-
-public struct PostSearchRoutedFilterRequestPoiListItemPoi: Codable, Sendable, Hashable {
-    public var name: String?
-    public init(name: String? = nil) {
-        self.name = name
-    }
-}
-
-public struct PostSearchRoutedFilterRequestPoiListItemPosition: Codable, Sendable, Hashable {
-    public var lat: Float?
-    public var lon: Float?
-    public init(lat: Float? = nil, lon: Float? = nil) {
-        self.lat = lat
-        self.lon = lon
-    }
-}
-
-public struct PostSearchRoutedFilterRequestPoiListItem: Codable, Sendable, Hashable {
-    public var address: PostSearchRoutedFilterRequestPoiListItemAddress?
-    public var poi: PostSearchRoutedFilterRequestPoiListItemPoi?
-    public var position: PostSearchRoutedFilterRequestPoiListItemPosition?
-    public init(address: PostSearchRoutedFilterRequestPoiListItemAddress? = nil, poi: PostSearchRoutedFilterRequestPoiListItemPoi? = nil, position: PostSearchRoutedFilterRequestPoiListItemPosition? = nil) {
-        self.address = address
-        self.poi = poi
-        self.position = position
-    }
-}
-
 public struct PostSearchRoutedFilterRequest: Codable, Sendable, Hashable {
-    public var poiList: [PostSearchRoutedFilterRequestPoiListItem]?
-    public init(poiList: [PostSearchRoutedFilterRequestPoiListItem]? = nil) {
+    public var poiList: [PostSearchGeometryFilterRequestPoiListItem]?
+    public init(poiList: [PostSearchGeometryFilterRequestPoiListItem]? = nil) {
         self.poiList = poiList
     }
 }
 
-public struct PostSearchSearchAlongRouteRequestRoutePointsItem: Codable, Sendable, Hashable {
-    public var lat: Float?
-    public var lon: Float?
-    public init(lat: Float? = nil, lon: Float? = nil) {
-        self.lat = lat
-        self.lon = lon
-    }
-}
-
 public struct PostSearchSearchAlongRouteRequestRoute: Codable, Sendable, Hashable {
-    public var points: [PostSearchSearchAlongRouteRequestRoutePointsItem]?
-    public init(points: [PostSearchSearchAlongRouteRequestRoutePointsItem]? = nil) {
+    public var points: [PostSearchGeometryFilterRequestPoiListItemPosition]?
+    public init(points: [PostSearchGeometryFilterRequestPoiListItemPosition]? = nil) {
         self.points = points
     }
 }

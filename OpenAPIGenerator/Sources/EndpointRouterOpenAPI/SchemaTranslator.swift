@@ -18,6 +18,9 @@ final class SchemaTranslator {
     private(set) var componentNames: [String: String] = [:]
     private var componentTypes: [String: (SwiftTypeReference, Bool)] = [:]
     private var componentsInProgress: Set<String> = []
+    /// Inline schemas already declared, by their exact text: a document that repeats the same
+    /// inline object (GitHub's copies of a user object) gets one type, not one per use.
+    private var inlineTypes: [DocumentValue: (SwiftTypeReference, Bool)] = [:]
 
     /// Put before a name that would shadow a Swift or EndpointRouter type: `Error` → `PetstoreError`.
     let typePrefix: String
@@ -106,6 +109,20 @@ final class SchemaTranslator {
             // `true` (any value) or `false` (nothing): both can only be described as any JSON.
             return (.json, false)
         }
+        if !isComponent, let known = inlineTypes[schema] { return known }
+        let result = inlineType(of: object, at: pointer, name: name, isComponent: isComponent)
+        if !isComponent {
+            switch result.0 {
+            case .model, .openEnum: inlineTypes[schema] = result
+            default: break
+            }
+        }
+        return result
+    }
+
+    private func inlineType(of object: DocumentObject, at pointer: JSONPointer, name: String, isComponent: Bool) -> (
+        SwiftTypeReference, Bool
+    ) {
         var nullable = object["nullable"]?.bool == true
 
         // anyOf/oneOf [X, null]: a nullable X, never a dropped property.

@@ -76,7 +76,8 @@ enum SwiftNames {
     /// could not take (`self` would shadow the instance being initialized).
     static func propertyName(_ raw: String) -> String {
         let name = memberName(raw)
-        return ["self", "Self", "super", "init", "Type", "Protocol", "deinit", "subscript", "hashValue"].contains(name) ? name + "Value" : name
+        return ["self", "Self", "super", "init", "Type", "Protocol", "deinit", "subscript", "hashValue"].contains(name)
+            ? name + "Value" : name
     }
 
     /// `URL` → `url`, `URLs` → `urls`, `HTTPServer` → `httpServer`, `Pet` → `pet`.
