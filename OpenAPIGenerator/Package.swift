@@ -25,7 +25,7 @@ let package = Package(
         .testTarget(
             name: "GeneratedCodeTests",
             dependencies: [
-                "GoldenPetstore", "GoldenUSPTO", "GoldenSOGPetstore", "EndpointRouterOpenAPI",
+                "GoldenPetstore", "GoldenUSPTO", "GoldenSOGPetstore", "GoldenTomTomSearch", "EndpointRouterOpenAPI",
                 .product(name: "EndpointRouter", package: "EndpointRouter"),
                 .product(name: "EndpointRouterTesting", package: "EndpointRouter"),
             ], swiftSettings: strict),
