@@ -81,7 +81,7 @@ struct OperationReader {
                 default: break
                 }
             }
-            let label = SwiftNames.unique(SwiftNames.memberName(name), in: &labels)
+            let label = SwiftNames.unique(SwiftNames.propertyName(name), in: &labels)
             let isRequired = place == .path || parameter["required"]?.bool == true
             parameters.append(
                 Operation.Parameter(

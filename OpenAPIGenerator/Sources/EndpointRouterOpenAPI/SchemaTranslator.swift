@@ -302,7 +302,7 @@ final class SchemaTranslator {
 
     private func openEnum(_ values: [String], schema: DocumentObject, name: String, isComponent: Bool) -> SwiftTypeReference {
         let typeName = declarationName(name, isComponent: isComponent)
-        var taken: Set<String> = ["rawValue", "init", "hashValue", "allCases"]
+        var taken: Set<String> = ["rawValue", "init", "hashValue", "allCases", "self", "Self", "Type", "Protocol"]
         var seenValues: Set<String> = []
         var constants: [(String, String)] = []
         for value in values where seenValues.insert(value).inserted {
@@ -329,7 +329,7 @@ final class SchemaTranslator {
                 mapping[reference, default: []].append(value)
             }
         }
-        var takenCases: Set<String> = ["init"]
+        var takenCases: Set<String> = ["init", "self", "Self", "Type", "Protocol"]
         var seenTypes: Set<SwiftTypeReference> = []
         for (index, member) in members.enumerated() {
             let memberPointer = pointer.appending(keyword).appending(String(index))
