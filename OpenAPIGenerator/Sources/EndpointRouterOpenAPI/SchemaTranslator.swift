@@ -306,7 +306,9 @@ final class SchemaTranslator {
         var seenValues: Set<String> = []
         var constants: [(String, String)] = []
         for value in values where seenValues.insert(value).inserted {
-            let base = value.isEmpty ? "empty" : SwiftNames.memberName(value)
+            // A sign is the only difference between `+1` and `-1`, so it becomes a word.
+            let signed = value.hasPrefix("+") ? "plus " + value.dropFirst() : value.hasPrefix("-") ? "minus " + value.dropFirst() : value
+            let base = value.isEmpty ? "empty" : SwiftNames.memberName(signed)
             constants.append((SwiftNames.unique(base, in: &taken), value))
         }
         openEnums.append(OpenEnumDeclaration(name: typeName, summary: SwiftNames.summary(schema["description"]?.string), values: constants))
