@@ -189,7 +189,7 @@ final class SchemaTranslator {
         case "array":
             guard let items = object["items"] else { return (.array(.json), nullable) }
             let element = type(of: items, at: pointer.appending("items"), name: name + "Item")
-            return (.array(element.1 ? .json : element.0), nullable)
+            return (.array(Self.element(element)), nullable)
         case "object":
             let properties = object["properties"]?.object
             if let properties, !properties.keys.isEmpty {
@@ -209,7 +209,7 @@ final class SchemaTranslator {
     private func dictionary(_ object: DocumentObject, at pointer: JSONPointer, name: String) -> SwiftTypeReference {
         guard let additional = object["additionalProperties"], additional.object != nil else { return .dictionary(.json) }
         let value = type(of: additional, at: pointer.appending("additionalProperties"), name: name + "Value")
-        return .dictionary(value.1 ? .json : value.0)
+        return .dictionary(Self.element(value))
     }
 
     /// Whether `type` is a generated oneOf/anyOf whose alternatives are all numbers, strings or
@@ -221,6 +221,13 @@ final class SchemaTranslator {
             if case .openEnum = $0.type { return true }
             return false
         }
+    }
+
+    /// An array element or dictionary value: optional when nullable (`JSONValue` has its own null).
+    static func element(_ type: (SwiftTypeReference, Bool)) -> SwiftTypeReference {
+        guard type.1 else { return type.0 }
+        if case .json = type.0 { return .json }
+        return .optional(type.0)
     }
 
     func isNullSchema(_ schema: DocumentValue) -> Bool {
@@ -370,7 +377,7 @@ final class SchemaTranslator {
         case .model(let name), .openEnum(let name): SwiftNames.memberName(name)
         case .array: "array"
         case .dictionary: "object"
-        case .json: "case\(index + 1)"
+        case .json, .optional: "case\(index + 1)"
         }
     }
 }

@@ -11,6 +11,8 @@ indirect enum SwiftTypeReference: Hashable {
     case openEnum(String)
     case array(SwiftTypeReference)
     case dictionary(SwiftTypeReference)
+    /// A nullable element of an array or dictionary: `[String?]`.
+    case optional(SwiftTypeReference)
     /// Any JSON value: the service's `JSONValue`.
     case json
 
@@ -21,6 +23,7 @@ indirect enum SwiftTypeReference: Hashable {
         case .model(let name), .openEnum(let name): name
         case .array(let element): "[\(element.code(service: service))]"
         case .dictionary(let value): "[String: \(value.code(service: service))]"
+        case .optional(let wrapped): wrapped.code(service: service) + "?"
         case .json: "\(service).JSONValue"
         }
     }

@@ -341,6 +341,7 @@ struct SnippetTests {
                "name": {"type": "string"},
                "tax": {"anyOf": [{"type": "number"}, {"type": "null"}]},
                "created": {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]},
+               "tags": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "null"}]}},
                "loc": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}}}}}
             """
         let result = try OpenAPIGenerator.generate(json, options: GeneratorOptions(service: "F"))
@@ -349,6 +350,7 @@ struct SnippetTests {
         #expect(text.contains("public var tax: Double?\n"))
         #expect(text.contains("public var created: Date?\n"))
         #expect(text.contains("public var loc: [ItemLocItem]?\n"))
+        #expect(text.contains("public var tags: [String?]?\n"))
         #expect(text.contains("public enum ItemLocItem: Codable, Sendable, Hashable {\n    case string(String)\n    case int(Int)\n"))
     }
 }
