@@ -4,12 +4,19 @@ import Yams
 /// One node of an OpenAPI document as read from YAML or JSON, keeping the key order of the file so
 /// that the generated code follows the document's order and is the same on every run.
 public indirect enum DocumentValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false` (YAML's `yes`/`on` too).
     case bool(Bool)
+    /// A whole number that fits Int64.
     case integer(Int)
+    /// Any other number, including integers beyond Int64 (which the pre-pass clamps).
     case number(Double)
+    /// Text.
     case string(String)
+    /// A sequence.
     case array([DocumentValue])
+    /// A mapping, in document order.
     case object(DocumentObject)
 
     /// The value under `key` when this is an object.

@@ -4,7 +4,10 @@ import Foundation
 public struct GeneratorOptions: Sendable {
     /// `public` or `internal` declarations.
     public enum Access: String, Sendable {
-        case `public`, `internal`
+        /// Declarations visible to other modules: the generated code is a library of its own.
+        case `public`
+        /// Declarations visible in the module the files are added to.
+        case `internal`
     }
     /// The base name: `Petstore` gives `PetstoreAPI` (the enum) and `Petstore` (the typed calls).
     /// `nil` takes it from the document's title.
@@ -52,8 +55,9 @@ public struct GenerationFailure: Error, CustomStringConvertible, Sendable {
 /// typed front door and Codable models.
 ///
 /// ```swift
+/// let yaml = try String(contentsOfFile: "openapi.yaml", encoding: .utf8)
 /// let result = try OpenAPIGenerator.generate(yaml, options: GeneratorOptions(service: "Petstore"))
-/// for file in result.files { try file.contents.write(to: output.appendingPathComponent(file.name), atomically: true, encoding: .utf8) }
+/// for file in result.files { print(file.name, file.contents.count) }
 /// ```
 public enum OpenAPIGenerator {
     /// Models files are split at about this many lines so a large document compiles in parallel.
