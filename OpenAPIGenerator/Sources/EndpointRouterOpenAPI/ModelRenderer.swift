@@ -1,0 +1,187 @@
+/// Writes the model declarations as Swift, storing the properties of recursive schemas out of line.
+struct ModelRenderer {
+    let api: String
+    let access: String
+    let includeDocumentation: Bool
+
+    /// Each model declaration as one block of text, in document order of reading.
+    func render(_ translator: SchemaTranslator) -> (blocks: [String], usesIndirect: Bool) {
+        let cyclic = CycleFinder(structs: translator.structs, choices: translator.choices)
+        var blocks: [String] = []
+        var usesIndirect = false
+        for alias in translator.aliases {
+            blocks.append(doc(alias.summary, indent: "") + "\(access)typealias \(alias.name) = \(alias.type.code(service: api))\n")
+        }
+        for declaration in translator.openEnums {
+            blocks.append(openEnum(declaration))
+        }
+        for declaration in translator.structs {
+            let (text, indirect) = structure(declaration, cyclic: cyclic)
+            usesIndirect = usesIndirect || indirect
+            blocks.append(text)
+        }
+        for declaration in translator.choices {
+            blocks.append(choice(declaration, isIndirect: cyclic.isRecursive(declaration)))
+        }
+        return (blocks, usesIndirect)
+    }
+
+    private func doc(_ summary: String?, indent: String) -> String {
+        guard includeDocumentation, let summary else { return "" }
+        return "\(indent)/// \(summary)\n"
+    }
+
+    private func openEnum(_ declaration: OpenEnumDeclaration) -> String {
+        var text = doc(declaration.summary, indent: "")
+        text += "\(access)struct \(declaration.name): RawRepresentable, Codable, Sendable, Hashable {\n"
+        for (name, value) in declaration.values {
+            text += "    \(access)static let \(SwiftNames.escaped(name)) = \(declaration.name)(rawValue: \(SwiftNames.literal(value)))\n"
+        }
+        text += "    \(access)let rawValue: String\n"
+        text += "    \(access)init(rawValue: String) { self.rawValue = rawValue }\n"
+        return text + "}\n"
+    }
+
+    private func structure(_ declaration: StructDeclaration, cyclic: CycleFinder) -> (String, Bool) {
+        var text = doc(declaration.summary, indent: "")
+        text += "\(access)struct \(declaration.name): Codable, Sendable, Hashable {\n"
+        var usesIndirect = false
+        var parameters: [String] = []
+        for property in declaration.properties {
+            let typeCode = property.type.code(service: api) + (property.isOptional ? "?" : "")
+            let name = SwiftNames.escaped(property.name)
+            text += doc(property.summary, indent: "    ")
+            let isIndirect = property.type.directModel.map { cyclic.sameCycle($0, declaration.name) } ?? false
+            usesIndirect = usesIndirect || isIndirect
+            text += "    \(isIndirect ? "@\(api).Indirect " : "")\(access)var \(name): \(typeCode)\n"
+            parameters.append("\(name): \(typeCode)\(property.isOptional ? " = nil" : "")")
+        }
+        text += "    \(access)init(\(parameters.joined(separator: ", "))) {\n"
+        for property in declaration.properties {
+            let name = SwiftNames.escaped(property.name)
+            text += "        self.\(name) = \(name)\n"
+        }
+        text += "    }\n"
+        if declaration.properties.contains(where: { $0.name != $0.key }) {
+            text += "    enum CodingKeys: String, CodingKey {\n"
+            for property in declaration.properties {
+                let name = SwiftNames.escaped(property.name)
+                text +=
+                    property.name == property.key
+                    ? "        case \(name)\n" : "        case \(name) = \(SwiftNames.literal(property.key))\n"
+            }
+            text += "    }\n"
+        }
+        return (text + "}\n", usesIndirect)
+    }
+
+    private func choice(_ declaration: ChoiceDeclaration, isIndirect: Bool) -> String {
+        var text = doc(declaration.summary, indent: "")
+        text += "\(access)\(isIndirect ? "indirect " : "")enum \(declaration.name): Codable, Sendable, Hashable {\n"
+        for alternative in declaration.alternatives {
+            text += "    case \(SwiftNames.escaped(alternative.caseName))(\(alternative.type.code(service: api)))\n"
+        }
+        text += "    \(access)init(from decoder: any Decoder) throws {\n"
+        let tried = declaration.alternatives.filter { declaration.discriminator == nil || $0.discriminatorValues.isEmpty }
+        if let discriminator = declaration.discriminator {
+            text += "        let container = try decoder.container(keyedBy: \(api).AnyCodingKey.self)\n"
+            text +=
+                "        switch try container.decode(String.self, forKey: \(api).AnyCodingKey(\(SwiftNames.literal(discriminator)))) {\n"
+            for alternative in declaration.alternatives where !alternative.discriminatorValues.isEmpty {
+                let labels = alternative.discriminatorValues.map(SwiftNames.literal).joined(separator: ", ")
+                text +=
+                    "        case \(labels): self = .\(SwiftNames.escaped(alternative.caseName))(try decoder.singleValueContainer().decode(\(alternative.type.code(service: api)).self))\n"
+            }
+            text += "        default: break\n        }\n"
+        }
+        if tried.isEmpty {
+            text +=
+                "        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: \"unknown \(declaration.discriminator ?? "") value for \(declaration.name)\"))\n"
+        } else {
+            text += "        var errors: [any Error] = []\n"
+            for alternative in tried {
+                text +=
+                    "        do { self = .\(SwiftNames.escaped(alternative.caseName))(try decoder.singleValueContainer().decode(\(alternative.type.code(service: api)).self)); return } catch { errors.append(error) }\n"
+            }
+            text +=
+                "        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: \"no alternative of \(declaration.name) matched: \\(errors)\"))\n"
+        }
+        text += "    }\n"
+        text += "    \(access)func encode(to encoder: any Encoder) throws {\n"
+        text += "        var container = encoder.singleValueContainer()\n"
+        text += "        switch self {\n"
+        for alternative in declaration.alternatives {
+            text += "        case .\(SwiftNames.escaped(alternative.caseName))(let value): try container.encode(value)\n"
+        }
+        text += "        }\n    }\n"
+        return text + "}\n"
+    }
+}
+
+/// Finds the generated types that contain themselves without an array or dictionary in between
+/// (Tarjan's strongly connected components): such a property must be stored out of line, or the
+/// struct would have infinite size.
+struct CycleFinder {
+    private var component: [String: Int] = [:]
+    private var selfLoops: Set<String> = []
+
+    init(structs: [StructDeclaration], choices: [ChoiceDeclaration]) {
+        var edges: [String: [String]] = [:]
+        for declaration in structs {
+            edges[declaration.name] = declaration.properties.compactMap(\.type.directModel)
+        }
+        for declaration in choices {
+            edges[declaration.name] = declaration.alternatives.compactMap(\.type.directModel)
+        }
+        for (node, targets) in edges where targets.contains(node) { selfLoops.insert(node) }
+        var index = 0
+        var indices: [String: Int] = [:]
+        var lowLinks: [String: Int] = [:]
+        var stack: [String] = []
+        var onStack: Set<String> = []
+        var componentCount = 0
+        var found: [String: Int] = [:]
+        func connect(_ node: String) {
+            indices[node] = index
+            lowLinks[node] = index
+            index += 1
+            stack.append(node)
+            onStack.insert(node)
+            for target in edges[node] ?? [] {
+                if indices[target] == nil {
+                    connect(target)
+                    lowLinks[node] = min(lowLinks[node] ?? 0, lowLinks[target] ?? 0)
+                } else if onStack.contains(target) {
+                    lowLinks[node] = min(lowLinks[node] ?? 0, indices[target] ?? 0)
+                }
+            }
+            if lowLinks[node] == indices[node] {
+                var members: [String] = []
+                while let top = stack.popLast() {
+                    onStack.remove(top)
+                    members.append(top)
+                    if top == node { break }
+                }
+                if members.count > 1 {
+                    for member in members { found[member] = componentCount }
+                }
+                componentCount += 1
+            }
+        }
+        for node in edges.keys.sorted() where indices[node] == nil {
+            connect(node)
+        }
+        component = found
+    }
+
+    /// Whether `target` can reach back to `owner` through direct containment.
+    func sameCycle(_ target: String, _ owner: String) -> Bool {
+        if target == owner { return selfLoops.contains(owner) }
+        guard let first = component[target], let second = component[owner] else { return false }
+        return first == second
+    }
+
+    func isRecursive(_ choice: ChoiceDeclaration) -> Bool {
+        choice.alternatives.contains { $0.type.directModel.map { sameCycle($0, choice.name) } ?? false }
+    }
+}
