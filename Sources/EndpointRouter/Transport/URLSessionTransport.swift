@@ -4,7 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The default transport: URLSession, with the Linux hazards taken out.
+/// URLSession, with the Linux hazards taken out: the default transport on Apple platforms, and on
+/// Linux when libcurl cannot be loaded for ``CurlTransport`` (see ``DefaultTransport``).
 ///
 /// - One long-lived session of its own on an `.ephemeral` configuration (or the app's own, with
 ///   the library's rules on top: ``Configuration``), never `URLSession.shared` (which any code in
