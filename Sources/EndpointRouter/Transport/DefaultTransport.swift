@@ -5,7 +5,7 @@
 /// ``fallbackReason`` says why. On Apple platforms it is always ``URLSessionTransport/shared``.
 ///
 /// ```swift
-/// if let reason = DefaultTransport.fallbackReason { logger.warning("HTTP on URLSession: \(reason)") }
+/// if let reason = DefaultTransport.fallbackReason { print("HTTP on URLSession: \(reason)") }
 /// ```
 public enum DefaultTransport {
     /// The transport itself, made the first time it is read.
