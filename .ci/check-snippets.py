@@ -475,6 +475,9 @@ def typecheck_each(modules):
     include = os.path.join(bin_path, "Modules")
     if not os.path.exists(os.path.join(include, "EndpointRouterTesting.swiftmodule")):
         return None
+    # The C modules the library imports (CLibcurl), which a client's compiler must find by their map.
+    module_maps = [flag for path in sorted(glob.glob(os.path.join(bin_path, "*.build", "module.modulemap")))
+                   for flag in ("-Xcc", f"-fmodule-map-file={path}")]
     pending = list(modules)
     running = []
     output = []
@@ -483,7 +486,7 @@ def typecheck_each(modules):
         while pending and len(running) < jobs:
             module = pending.pop(0)
             args = ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-module-name", module.name,
-                    "-I", include, module_file(module)]
+                    "-I", include, *module_maps, module_file(module)]
             if module.kind != "exec":
                 args.insert(2, "-parse-as-library")
             running.append(subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))

@@ -21,8 +21,14 @@ import Foundation
 /// and retries are the library's.
 ///
 /// ```swift
-/// let transport = try CurlTransport(configuration: .init(certificateAuthorityFile: "/etc/billing/ca.pem"))
-/// enum BillingAPI: HTTPClient { ...; var transport: any HTTPTransport { Self.curl } }
+/// enum BillingAPI: HTTPClient {
+///     case invoices
+///     /// One transport for the service, trusting the company's own CA; `nil` where libcurl is missing.
+///     static let curl = try? CurlTransport(configuration: .init(certificateAuthorityFile: "/etc/billing/ca.pem"))
+///     var host: String { "https://billing.internal" }
+///     var endpoint: String { "invoices" }
+///     var transport: any HTTPTransport { Self.curl ?? DefaultTransport.shared }
+/// }
 /// ```
 public final class CurlTransport: HTTPTransport {
     /// Whether libcurl could be loaded on this machine.
