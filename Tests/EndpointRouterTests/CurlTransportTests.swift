@@ -159,26 +159,9 @@
         @Suite struct CurlTransportCutTests {
             @Test(arguments: ["cancel", "deadline", "limit"])
             func anAbandonedConnectionClosesAtOnce(_ how: String) async throws {
-                let server = try TestServer(response: .stream())
-                defer { server.stop() }
-                let transport = try CurlTransport()
-                let host = server.baseURL
-                let task = Task {
-                    await TestEndpoint(
-                        host: host, endpoint: "endless", timeout: how == "deadline" ? 0.3 : 30,
-                        maxResponseSize: how == "limit" ? 4 * 1024 * 1024 : nil, transport: transport
-                    )
-                    .request(type: Data.self)
-                }
-                if how == "cancel" {
-                    try await Task.sleep(for: .milliseconds(100))
-                    task.cancel()
-                }
-                let result = await task.value
-                let failedAt = ContinuousClock.now
-                #expect(result.failure != nil)
-                let ended = await server.waitForConnectionEnd(index: 1, timeout: 10)
-                let closedAfter = ended.map { $0 - failedAt }
+                let (failure, closedAfter) = try await Serialized.AbandonedTransferTests.abandonEndlessBody(
+                    how, on: try CurlTransport())
+                #expect(failure != nil)
                 let figure = closedAfter.map { "\($0)" } ?? "not within 10 s"
                 print("CurlTransport, abandoned (\(how)): connection ended \(figure) after the error")
                 #expect(closedAfter.map { $0 < .milliseconds(50) } == true)
