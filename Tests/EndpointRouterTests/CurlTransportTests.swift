@@ -266,6 +266,35 @@
             #expect(try server.log().contains("handshake-failed"))
         }
 
+        /// A minimum version the server cannot meet fails the handshake, typed; the same server is
+        /// reached when the minimum allows it (so the refusal is the option's doing).
+        @Test func aMinimumTLSVersionRefusesAnOlderServer() async throws {
+            let server = try await SelfSignedTLSServer.start(newestTLS12: true)
+            defer { server.stop() }
+            let allowed = try await Self.call(
+                server, .init(certificateAuthorityFile: server.certificateFile.path, minimumTLSVersion: .tls12))
+            #expect((try? allowed.get()) == Data("ok".utf8), "\(allowed)")
+            let refused = try await Self.call(
+                server, .init(certificateAuthorityFile: server.certificateFile.path, minimumTLSVersion: .tls13))
+            guard case .failure(.transport(let error)) = refused else {
+                Issue.record("expected a .transport error, got \(refused)")
+                return
+            }
+            #expect(error.code == .secureConnectionFailed, "\(error)")
+            #expect(try server.log().contains("handshake-failed"))
+        }
+
+        /// A server that offers `h2` by ALPN is spoken to in HTTP/2 (libcurl with nghttp2, as
+        /// Debian's is), and the answer reaches the caller as over HTTP/1.1.
+        @Test func aServerOfferingHTTP2IsSpokenToInHTTP2() async throws {
+            let server = try await SelfSignedTLSServer.start(offeringHTTP2: true)
+            defer { server.stop() }
+            let result = try await Self.call(server, .init(certificateAuthorityFile: server.certificateFile.path))
+            #expect((try? result.get()) == Data("ok".utf8), "\(result)")
+            let log = try server.log()
+            #expect(log.contains("h2-request"), "\(log)")
+        }
+
         @Test func aPinnedKeyIsAcceptedAndAnyOtherRefused() async throws {
             let server = try await SelfSignedTLSServer.start()
             defer { server.stop() }
@@ -303,6 +332,56 @@
                 .request(type: String.self)
             #expect((try? bypassed.get()) == #"{"via":"direct"}"#, "\(bypassed)")
             #expect(proxy.requests.count == 1)
+        }
+
+        /// With no proxy set, the transport takes the environment's with libcurl's rules: lower-case
+        /// `http_proxy` (an upper-case `HTTP_PROXY` is ignored, as a CGI server may set it from a
+        /// request), `https_proxy` for https, and `no_proxy`. The environment is handed in, so the
+        /// test changes no process state.
+        @Test func proxiesComeFromTheEnvironmentAsLibcurlReadsThem() async throws {
+            let proxy = try TestServer { request in
+                request.method == "CONNECT" ? .status(403, body: "no tunnels") : .json(#"{"via":"proxy"}"#)
+            }
+            defer { proxy.stop() }
+            let direct = try TestServer { _ in .json(#"{"via":"direct"}"#) }
+            defer { direct.stop() }
+            let port = try #require(URL(string: direct.baseURL)?.port)
+            let environment = [
+                "http_proxy": proxy.baseURL, "https_proxy": proxy.baseURL, "no_proxy": "localhost",
+                "HTTP_PROXY": "http://127.0.0.1:9",
+            ]
+            let transport = try CurlTransport(configuration: .init(), environment: environment)
+            let proxied = await TestEndpoint(host: "http://api.example.invalid", endpoint: "items", transport: transport)
+                .request(type: String.self)
+            #expect((try? proxied.get()) == #"{"via":"proxy"}"#, "\(proxied)")
+            let bypassed = await TestEndpoint(host: "http://localhost:\(port)", endpoint: "items", transport: transport)
+                .request(type: String.self)
+            #expect((try? bypassed.get()) == #"{"via":"direct"}"#, "\(bypassed)")
+            let tunnelled = await TestEndpoint(host: "https://api.example.invalid", endpoint: "items", timeout: 10, transport: transport)
+                .request(type: String.self)
+            #expect((try? tunnelled.get()) == nil, "\(tunnelled)")
+            #expect(proxy.requests.map(\.method) == ["GET", "CONNECT"])
+            #expect(proxy.requests.map(\.target) == ["http://api.example.invalid/items", "api.example.invalid:443"])
+
+            // Only the upper-case name: ignored for http, so the call goes direct.
+            let upperOnly = try CurlTransport(configuration: .init(), environment: ["HTTP_PROXY": proxy.baseURL])
+            let unproxied = await TestEndpoint(host: direct.baseURL, endpoint: "items", transport: upperOnly)
+                .request(type: String.self)
+            #expect((try? unproxied.get()) == #"{"via":"direct"}"#, "\(unproxied)")
+            #expect(proxy.requests.count == 2)
+        }
+
+        @Test func theEnvironmentIsReadWithLibcurlsPrecedence() {
+            let both = ProxyEnvironment(["https_proxy": "http://lower:1", "HTTPS_PROXY": "http://upper:1", "all_proxy": "http://all:1"])
+            #expect(both.proxy(forScheme: "https") == "http://lower:1")
+            #expect(both.proxy(forScheme: "http") == "http://all:1")
+            let upper = ProxyEnvironment(["HTTPS_PROXY": "http://upper:1", "HTTP_PROXY": "http://ignored:1", "NO_PROXY": "a,b"])
+            #expect(upper.proxy(forScheme: "HTTPS") == "http://upper:1")
+            #expect(upper.proxy(forScheme: "http") == "")
+            #expect(upper.noProxy == "a,b")
+            let empty = ProxyEnvironment(["http_proxy": "", "ALL_PROXY": "http://all:1"])
+            #expect(empty.proxy(forScheme: "http") == "http://all:1")
+            #expect(ProxyEnvironment([:]).proxy(forScheme: nil) == "")
         }
     }
 #endif

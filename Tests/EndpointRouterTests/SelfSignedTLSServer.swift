@@ -75,9 +75,17 @@ final class SelfSignedTLSServer: @unchecked Sendable {
 
     /// Makes the certificate and starts the server; waits up to 10 s for it to listen. With
     /// `requiringClientCertificate`, it also makes a client certificate (``clientCertificateFile``,
-    /// ``clientKeyFile``) and refuses a handshake without it (mutual TLS).
-    static func start(requiringClientCertificate: Bool = false) async throws -> SelfSignedTLSServer {
-        try await offThePool { try launch(requiringClientCertificate: requiringClientCertificate) }
+    /// ``clientKeyFile``) and refuses a handshake without it (mutual TLS). With `newestTLS12`, it
+    /// speaks TLS 1.2 at most. With `offeringHTTP2`, it offers `h2` by ALPN and answers a client that
+    /// takes it in HTTP/2, logging `h2-request`.
+    static func start(
+        requiringClientCertificate: Bool = false, newestTLS12: Bool = false, offeringHTTP2: Bool = false
+    ) async throws -> SelfSignedTLSServer {
+        var flags: [String] = []
+        if requiringClientCertificate { flags.append("mtls") }
+        if newestTLS12 { flags.append("tls12") }
+        if offeringHTTP2 { flags.append("h2") }
+        return try await offThePool { [flags] in try launch(requiringClientCertificate: requiringClientCertificate, flags: flags) }
     }
 
     /// The client certificate a mutual-TLS server accepts (PEM), and its key.
@@ -90,11 +98,16 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
         deadline = time.monotonic() + 60
         folder = sys.argv[1]
+        flags = sys.argv[2:]
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(folder + "/cert.pem", folder + "/key.pem")
-        if len(sys.argv) > 2:
+        if "mtls" in flags:
             context.verify_mode = ssl.CERT_REQUIRED
             context.load_verify_locations(folder + "/client-cert.pem")
+        if "tls12" in flags:
+            context.maximum_version = ssl.TLSVersion.TLSv1_2
+        if "h2" in flags:
+            context.set_alpn_protocols(["h2", "http/1.1"])
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.bind(("127.0.0.1", 0))
         listener.listen(16)
@@ -105,6 +118,35 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         def log(line):
             with open(folder + "/log", "a") as f:
                 f.write(line + "\\n")
+        def exactly(tls, count):
+            data = b""
+            while len(data) < count:
+                chunk = tls.recv(count - len(data))
+                if not chunk:
+                    raise EOFError()
+                data += chunk
+            return data
+        def frame(kind, flags, stream, payload=b""):
+            return len(payload).to_bytes(3, "big") + bytes([kind, flags]) + stream.to_bytes(4, "big") + payload
+        # Just enough HTTP/2 (RFC 9113) for one GET: the preface, SETTINGS both ways, and for the first
+        # HEADERS frame an answer of `:status: 200` (HPACK static index 8) and a DATA frame "ok".
+        def serve_http2(tls):
+            if exactly(tls, 24) != b"PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n":
+                log("h2-bad-preface")
+                return
+            tls.sendall(frame(4, 0, 0))
+            while True:
+                head = exactly(tls, 9)
+                kind, flags = head[3], head[4]
+                stream = int.from_bytes(head[5:9], "big") & 0x7FFFFFFF
+                exactly(tls, int.from_bytes(head[:3], "big"))
+                if kind == 4 and not flags & 1:
+                    tls.sendall(frame(4, 1, 0))
+                elif kind == 1:
+                    log("h2-request")
+                    tls.sendall(frame(1, 4, stream, b"\\x88") + frame(0, 1, stream, b"ok"))
+                    tls.sendall(frame(7, 0, 0, stream.to_bytes(4, "big") + bytes(4)))
+                    return
         while time.monotonic() < deadline:
             try:
                 connection, _ = listener.accept()
@@ -118,7 +160,9 @@ final class SelfSignedTLSServer: @unchecked Sendable {
                 connection.close()
                 continue
             try:
-                if tls.recv(65536):
+                if tls.selected_alpn_protocol() == "h2":
+                    serve_http2(tls)
+                elif tls.recv(65536):
                     log("request")
                     tls.sendall(b"HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\nConnection: close\\r\\n\\r\\nok")
             except Exception as error:
@@ -126,7 +170,7 @@ final class SelfSignedTLSServer: @unchecked Sendable {
             tls.close()
         """
 
-    private static func launch(requiringClientCertificate: Bool) throws -> SelfSignedTLSServer {
+    private static func launch(requiringClientCertificate: Bool, flags: [String]) throws -> SelfSignedTLSServer {
         let openssl = try tool("openssl")
         let python = try tool("python3")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
@@ -152,7 +196,7 @@ final class SelfSignedTLSServer: @unchecked Sendable {
             }
             let process = Process()
             process.executableURL = python
-            process.arguments = ["-c", script, folder.path] + (requiringClientCertificate ? ["mtls"] : [])
+            process.arguments = ["-c", script, folder.path] + flags
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

@@ -143,7 +143,7 @@
             if remaining.seconds < 86_400 { set(CurlOption.timeoutMilliseconds, Int(remaining.seconds) * 1000 + 1000) }
             ok = ok && setMethodAndBody(easy, me)
             ok = ok && setHeaders(easy)
-            ok = ok && options.apply(to: easy)
+            ok = ok && options.apply(to: easy, scheme: request.url.scheme)
             guard ok else {
                 return .transport(.unknown, "libcurl refused an option for this request (libcurl \(libcurlVersion))", url: request.url)
             }

@@ -54,12 +54,18 @@ public final class CurlTransport: HTTPTransport {
         /// Whether to ask for compressed bodies (every coding this libcurl has: gzip, deflate, and br
         /// or zstd where built in) and decompress them; the endpoint's size limit counts decoded bytes.
         public var decompresses: Bool
-        /// A proxy URL, such as `http://proxy:3128`; `nil` takes `http_proxy`, `https_proxy` and
-        /// `no_proxy` from the environment, as URLSession on Linux does; `""` uses none.
+        /// A proxy URL, such as `http://proxy:3128`; `nil` takes `http_proxy`, `https_proxy`,
+        /// `all_proxy` and `no_proxy` from the environment with libcurl's rules, as URLSession on Linux
+        /// does, read once when the transport is made; `""` uses none.
         public var proxy: String?
         /// Hosts reached without the proxy, comma-separated (`no_proxy`'s syntax); `nil` keeps the
         /// environment's.
         public var noProxy: String?
+        #if os(Linux)
+            /// What the environment named when the transport was made; used where `proxy` or
+            /// `noProxy` is `nil`.
+            var environmentProxies = ProxyEnvironment([:])
+        #endif
         /// A PEM file of the certificate authorities to trust instead of the system store.
         public var certificateAuthorityFile: String?
         /// The server's public keys to accept, each `sha256//` and the base64 SHA-256 of its
@@ -108,7 +114,16 @@ public final class CurlTransport: HTTPTransport {
     ///
     /// - Throws: `.transport(.resourceUnavailable)` naming the reason when libcurl cannot be loaded
     ///   (see ``availability``) or cannot start.
-    public init(configuration: Configuration = Configuration()) throws(HTTPClientError) {
+    public convenience init(configuration: Configuration = Configuration()) throws(HTTPClientError) {
+        try self.init(configuration: configuration, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Creates a transport that takes its proxies from `environment` instead of the process's.
+    init(configuration: Configuration, environment: [String: String]) throws(HTTPClientError) {
+        var configuration = configuration
+        #if os(Linux)
+            configuration.environmentProxies = ProxyEnvironment(environment)
+        #endif
         self.configuration = configuration
         #if os(Linux)
             if case .unavailable(let reason) = Self.availability {
@@ -169,14 +184,15 @@ public final class CurlTransport: HTTPTransport {
     internal import CLibcurl
 
     extension CurlTransport.Configuration {
-        /// Sets the TLS and proxy options on `easy`; `false` if libcurl refused one.
-        func apply(to easy: UnsafeMutableRawPointer) -> Bool {
+        /// Sets the TLS and proxy options on `easy`, for a URL of `scheme`; `false` if libcurl refused one.
+        func apply(to easy: UnsafeMutableRawPointer, scheme: String?) -> Bool {
             var ok = true
             func set(_ option: Int32, _ text: String) {
                 ok = ok && text.withCString { libcurl_easy_setopt_pointer(easy, option, $0) } == 0
             }
-            if let proxy { set(CurlOption.proxy, proxy) }
-            if let noProxy { set(CurlOption.noProxy, noProxy) }
+            // Always set, so libcurl does not read the environment itself on the loop thread.
+            set(CurlOption.proxy, proxy ?? environmentProxies.proxy(forScheme: scheme))
+            set(CurlOption.noProxy, noProxy ?? environmentProxies.noProxy ?? "")
             if let certificateAuthorityFile { set(CurlOption.caInfo, certificateAuthorityFile) }
             if !pinnedPublicKeys.isEmpty { set(CurlOption.pinnedPublicKey, pinnedPublicKeys.joined(separator: ";")) }
             if let clientCertificate {
