@@ -125,7 +125,10 @@ struct ChaosTests {
         // grows it whatever the library does.
         let environment = ProcessInfo.processInfo.environment
         if environment["CHAOS_SECONDS"] != nil, environment["ENDPOINTROUTER_SANITIZER"] == nil {
-            #expect(growth <= 256, "resident memory grew \(growth) MiB")
+            // CurlTransport pauses a transfer whose sink is full and closes a cut one at once, so its
+            // fast endless bodies hold little: issue 23's bound (measured 38 MiB in a 30 s run).
+            let bound = kind.name == TransportUnderTest.curl.name ? 64 : 256
+            #expect(growth <= bound, "resident memory grew \(growth) MiB (bound \(bound) MiB)")
         }
     }
 }
