@@ -314,6 +314,31 @@
 #endif
 
 #if os(Linux)
+    struct CurlTransportHeaderTests {
+        /// Repeated fields reach the caller as the server sent them: one field each, in order, a
+        /// cookie's `Expires` date intact (URLSession on Linux joins them with ", ").
+        @Test func repeatedResponseFieldsArriveOneEachInOrder() async throws {
+            let server = try TestServer { _ in
+                .json(
+                    "{}",
+                    headers: [
+                        ("X-Multi", "b"), ("Set-Cookie", "a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT"), ("X-Multi", "a, c"),
+                        ("Set-Cookie", "b=2"),
+                    ])
+            }
+            defer { server.stop() }
+            let transport = try CurlTransport()
+            let response = try await TestEndpoint(host: server.baseURL, endpoint: "fields", transport: transport)
+                .response(type: Data.self).get()
+            #expect(response.headers.values(for: "x-multi") == ["b", "a, c"])
+            #expect(response.headers.values(for: "Set-Cookie") == ["a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT", "b=2"])
+            let names = response.headers.fields.map { $0.name.lowercased() }.filter { $0 == "x-multi" || $0 == "set-cookie" }
+            #expect(names == ["x-multi", "set-cookie", "x-multi", "set-cookie"])
+        }
+    }
+#endif
+
+#if os(Linux)
     struct CurlTransportProxyTests {
         /// A proxy set on the transport gets the request in absolute form, whatever the host; a host
         /// in `noProxy` is reached directly.
