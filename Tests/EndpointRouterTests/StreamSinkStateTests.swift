@@ -11,7 +11,7 @@ struct StreamSinkStateTests {
     typealias Machine = StreamSinkState<Int, Int>
 
     static let head = HTTPResponseHead(statusCode: 200, headers: [:], url: nil)
-    static let tasks = Machine.Tasks(exchange: 1, watchdog: 2)
+    static var tasks: Machine.Tasks { Machine.Tasks(exchange: 1, watchdog: 2) }
 
     static func buffer(_ pieces: String...) -> Machine.Buffer {
         var buffer = Machine.Buffer()
@@ -227,13 +227,14 @@ struct StreamSinkStateTests {
         for name in Self.states.keys.sorted() {
             let machine = Machine(try #require(Self.states[name]), capacity: 4)
             let wake = machine.wake(idle: .seconds(10), deadline: deadline, now: now)
+            let ended = name.hasPrefix("finished") || name.hasPrefix("failed")
             switch name {
-            case let name where name.hasPrefix("finished") || name.hasPrefix("failed"): #expect(wake == nil, "\(name)")
+            case _ where ended: #expect(wake == nil, "\(name)")
             case "streaming 4B+transport": #expect(wake == now + .seconds(10), "\(name)")
             default: #expect(wake == machine.lastActivity + .seconds(10), "\(name)")
             }
             #expect(machine.wake(idle: nil, deadline: nil, now: now) == nil)
-            if !machine.hasEnded { #expect(machine.wake(idle: nil, deadline: deadline, now: now) == deadline) }
+            #expect(machine.wake(idle: nil, deadline: deadline, now: now) == (ended ? nil : deadline))
         }
     }
 

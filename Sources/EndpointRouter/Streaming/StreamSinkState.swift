@@ -132,11 +132,9 @@ struct StreamSinkState<Waiter, Work> {
             state = .streaming(head, Buffer(), .nobody, tasks)
             lastActivity = .now
             return consumer.map { .resume($0) } ?? .none
-        case .failed(_, _, let error):
-            return .refuse(error)
-        case .streaming, .finished:
-            // One head per exchange: a second is not the consumer's to see.
-            return .none
+        case .failed(_, _, let error): return .refuse(error)
+        // One head per exchange: a second is not the consumer's to see.
+        case .streaming, .finished: return .none
         }
     }
 
@@ -163,12 +161,10 @@ struct StreamSinkState<Waiter, Work> {
             }
             state = .streaming(head, buffer, .nobody, tasks)
             return .resume(consumer)
-        case .finished(let head, let buffer):
-            state = .finished(head, buffer)
+        case let ended:
+            state = ended
+            if case .failed(_, _, let error) = ended { return .refuse(error) }
             return .none
-        case .failed(let head, let buffer, let error):
-            state = .failed(head, buffer, error)
-            return .refuse(error)
         }
     }
 
@@ -303,20 +299,7 @@ struct StreamSinkState<Waiter, Work> {
     // MARK: Queries
 
     /// The head, once it arrived.
-    var head: HTTPResponseHead? {
-        switch state {
-        case .awaitingHead: nil
-        case .streaming(let head, _, _, _), .finished(let head, _): head
-        case .failed(let head, _, _): head
-        }
-    }
-
-    var hasEnded: Bool {
-        switch state {
-        case .awaitingHead, .streaming: false
-        case .finished, .failed: true
-        }
-    }
+    var head: HTTPResponseHead? { try? headAsked()?.get() }
 
     /// Slots in the queue, taken ones included (for tests).
     var queuedSlots: Int {
@@ -379,8 +362,3 @@ extension StreamSinkState.Waiting {
 extension StreamSinkState.Tasks {
     var all: [Work] { [exchange, watchdog].compactMap { $0 } }
 }
-
-extension StreamSinkState.State: Sendable where Waiter: Sendable, Work: Sendable {}
-extension StreamSinkState.Waiting: Sendable where Waiter: Sendable {}
-extension StreamSinkState.Tasks: Sendable where Work: Sendable {}
-extension StreamSinkState: Sendable where Waiter: Sendable, Work: Sendable {}
