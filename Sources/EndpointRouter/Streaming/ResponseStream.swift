@@ -79,7 +79,8 @@ final class StreamReader<Element: Sendable> {
     private let limits: StreamLimits
     private var framing: any StreamFraming<Element>
     // Unchecked exclusivity: the reader belongs to one iterator, which one loop drives at a time,
-    // and the dynamic checks were a measurable part of handing out each element.
+    // and the dynamic checks cost 259 instructions per element (2,918 → 3,177, +8.9 %: server-sent
+    // events framed from an instant transport under callgrind, 2,000 and 12,000 events; issue 27).
     @exclusivity(unchecked) private var pending: [Element] = []
     @exclusivity(unchecked) private var nextPending = 0
     private var connection: (stream: StreamBodySink, observer: StreamObserver)?
