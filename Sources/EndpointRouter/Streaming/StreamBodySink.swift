@@ -36,12 +36,10 @@ final class StreamBodySink: ResponseBodySink, Sendable {
 
     func waitForDemand() async throws(HTTPClientError) {
         while true {
-            switch machine.withLock({ $0.demandAsked() }) {
-            case .room: return
-            case .failure(let error): throw error
-            case .wait: break
-            }
+            let demand = machine.withLock { $0.demandAsked() }
+            if case .failure(let error) = demand { throw error }
             if Task.isCancelled { throw .cancelled }
+            if demand == .room { return }
             await withTaskCancellationHandler {
                 await withUnsafeContinuation { continuation in try? perform(machine.withLock { $0.transportParked(continuation) }) }
             } onCancel: {
