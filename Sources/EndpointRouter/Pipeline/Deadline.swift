@@ -77,6 +77,9 @@ enum Deadline {
     }
 
     /// A task that begins on the current thread, where the system has `Task.immediate`.
+    ///
+    /// Measured (issue 27): a plain `Task` costs every call 4,547 instructions (70,552 → 75,099,
+    /// `Benchmarks/instructions`), 0.8 allocations and, natively, 6 to 19 µs of thread hand-off.
     private static func startImmediately(_ operation: sending @escaping @isolated(any) () async -> Void) -> Task<Void, Never> {
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
             return Task.immediate(operation: operation)

@@ -29,9 +29,11 @@ enum MiddlewareChain {
     /// What one `next` runs, and how often it was called.
     ///
     /// The count is guarded by one lock for every step in the process rather than a lock per step:
-    /// a middleware then costs a call two allocations (this object and the closure's context)
-    /// instead of four, and the lock is held for one increment, so sharing it costs nothing
-    /// measurable even with many calls in flight.
+    /// a lock per step costs one allocation per middleware per call, and the lock is held for one
+    /// increment, so sharing it costs nothing measurable even with many calls in flight.
+    /// Measured (issue 27), four no-op middlewares on an instant transport under valgrind: a `Locked`
+    /// count per step makes a call 51.0 allocations instead of 47.0, and 85,955 instructions
+    /// instead of 82,609.
     private final class Step: @unchecked Sendable {
         // Safe: `calls` is only touched under `Step.countLock`; the rest never changes.
         let rest: ArraySlice<any HTTPMiddleware>
