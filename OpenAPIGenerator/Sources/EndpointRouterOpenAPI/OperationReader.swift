@@ -203,6 +203,7 @@ struct OperationReader {
         if let json = content.keys.first(where: Self.isJSON) {
             guard let schema = content[json]?["schema"] else { return .decoded(.json) }
             let (type, nullable) = schemas.type(of: schema, at: pointer.appending(json).appending("schema"), name: typePrefix + "Response")
+            if !nullable, type == .builtin("String") { return .jsonString }
             return .decoded(nullable ? .json : type)
         }
         if first.hasPrefix("text/") { return .decoded(.builtin("String")) }
