@@ -90,7 +90,7 @@ public enum OpenAPIGenerator {
         }
         var prePass = LenientPrePass(document: parsed)
         let document = prePass.fix(parsed)
-        let specificationWarnings = options.validate ? SpecificationCheck.warnings(for: document, version: version) : []
+        let specificationCheck = options.validate ? BackgroundSpecificationCheck(document: document, version: version) : nil
 
         let title = document["info"]?["title"]?.string ?? "API"
         var base = SwiftNames.typeName(options.service ?? title)
@@ -149,6 +149,7 @@ public enum OpenAPIGenerator {
             let name = chunks.count == 1 ? "\(base)Models.swift" : "\(base)Models\(index + 1).swift"
             files.append(GeneratedFile(name: name, contents: header + imports + "\n" + chunk))
         }
+        let specificationWarnings = specificationCheck?.wait() ?? []
         return GenerationResult(
             files: files, warnings: prePass.warnings + specificationWarnings + schemas.warnings,
             componentTypeNames: schemas.componentNames, serviceEnum: api)
