@@ -352,6 +352,24 @@ struct SnippetTests {
         }
     }
 
+    @Test func aPathParameterMissingFromTheTemplateIsAWarning() throws {
+        let (text, warnings) = try generate(
+            """
+            paths:
+              /pets:
+                get:
+                  operationId: listPets
+                  parameters:
+                    - {name: petId, in: path, required: true, schema: {type: string}}
+                  responses:
+                    '200': {description: ok}
+            """)
+        #expect(text.contains("case listPets(petId: String)"))
+        let expected =
+            "warning: #/paths/~1pets/get/parameters/0: path parameter 'petId' is not in the path template '/pets'; its value is not sent"
+        #expect(warnings.contains(expected), "\(warnings)")
+    }
+
     @Test func aDocumentOpenAPIKitCannotReadStillGeneratesWithOneWarning() throws {
         // OpenAPIKit requires a response's description; the generator does not need it.
         let (text, warnings) = try generate(
