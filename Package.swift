@@ -23,6 +23,13 @@ let package = Package(
         .testTarget(name: "EndpointRouterTestingTests",
                     dependencies: ["EndpointRouter", "EndpointRouterTesting", "HTTPTestServer"]),
         .testTarget(name: "HTTPBinTests", dependencies: ["EndpointRouter"]),
+        // The OpenAPI generator's committed output for two documents, run against the in-process
+        // server. It compiles the very files the generator's golden test compares, so a re-record
+        // that changes them is tested here too; the generator package itself cannot import
+        // HTTPTestServer (not a product). No dependency is added.
+        .testTarget(
+            name: "GeneratedClientTests", dependencies: ["EndpointRouter", "HTTPTestServer"], path: "OpenAPIGenerator/Goldens",
+            exclude: ["SOGPetstore", "TomTomSearch", "Webhook"], sources: ["Petstore", "USPTO", "EndToEndTests"]),
     ],
     swiftLanguageModes: [.v6]
 )

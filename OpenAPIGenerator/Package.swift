@@ -13,10 +13,19 @@ let package = Package(
     dependencies: [
         .package(name: "EndpointRouter", path: ".."),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // No trait: the default ExternalLoading trait (async loading of other files' references)
+        // roughly triples OpenAPIKit's build time and the generator reads one file.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit.git", from: "6.4.0", traits: []),
     ],
     targets: [
         .target(
-            name: "EndpointRouterOpenAPI", dependencies: [.product(name: "Yams", package: "Yams")], swiftSettings: strict),
+            name: "EndpointRouterOpenAPI",
+            dependencies: [.product(name: "Yams", package: "Yams"), "OpenAPIKit30Check", "OpenAPIKit31Check"], swiftSettings: strict),
+        // One OpenAPIKit module each: both make OpenAPIKitCore's types Validatable, and a module
+        // importing both links the wrong conformance.
+        .target(
+            name: "OpenAPIKit30Check", dependencies: [.product(name: "OpenAPIKit30", package: "OpenAPIKit")], swiftSettings: strict),
+        .target(name: "OpenAPIKit31Check", dependencies: [.product(name: "OpenAPIKit", package: "OpenAPIKit")], swiftSettings: strict),
         .executableTarget(name: "endpointrouter-openapi", dependencies: ["EndpointRouterOpenAPI"], swiftSettings: strict),
         .testTarget(name: "EndpointRouterOpenAPITests", dependencies: ["EndpointRouterOpenAPI"], swiftSettings: strict),
         // The golden files are compiled as they are committed, so `swift build` proves the small

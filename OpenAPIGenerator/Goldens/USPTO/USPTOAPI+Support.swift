@@ -49,6 +49,14 @@ extension USPTOAPI {
     static func jsonText(_ value: some Encodable) -> String {
         String(decoding: (try? jsonEncoder.encode(value)) ?? Data(), as: UTF8.self)
     }
+    /// A JSON string body as its text (without the quotes and escapes).
+    static func decodeJSONString(_ response: EndpointRouter.EndpointResponse<Data>) -> Result<String, EndpointRouter.HTTPClientError> {
+        do {
+            return .success(try jsonDecoder.decode(String.self, from: response.value))
+        } catch {
+            return .failure(.decodingFailed(response, "the body is not a JSON string: \(error)"))
+        }
+    }
     /// A model's top-level fields as form fields; nested values as JSON text.
     static func formFields(_ value: some Encodable) -> [String: String] {
         guard let data = try? jsonEncoder.encode(value), case .object(let fields)? = try? jsonDecoder.decode(JSONValue.self, from: data) else { return [:] }

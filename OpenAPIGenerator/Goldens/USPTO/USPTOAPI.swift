@@ -44,9 +44,9 @@ public enum USPTO {
     public static func listDataSets() async -> Result<DataSetList, EndpointRouter.HTTPClientError> {
         await USPTOAPI.listDataSets.request(type: DataSetList.self)
     }
-    /// `GET /{dataset}/{version}/fields` → `String`; failures document `String`.
+    /// `GET /{dataset}/{version}/fields` → `String` (a JSON string); failures document `String`.
     public static func listSearchableFields(dataset: String, version: String) async -> Result<String, EndpointRouter.HTTPClientError> {
-        await USPTOAPI.listSearchableFields(dataset: dataset, version: version).request(type: String.self)
+        await USPTOAPI.listSearchableFields(dataset: dataset, version: version).response(type: Data.self).flatMap(USPTOAPI.decodeJSONString)
     }
     /// `POST /{dataset}/{version}/records` → `[[String: [String: USPTOAPI.JSONValue]]]`.
     public static func performSearch(dataset: String, version: String, _ body: PerformSearchForm? = nil) async -> Result<[[String: [String: USPTOAPI.JSONValue]]], EndpointRouter.HTTPClientError> {

@@ -16,12 +16,16 @@ public struct GeneratorOptions: Sendable {
     public var access: Access
     /// Whether schema and property descriptions become doc comments.
     public var includeDocumentation: Bool
+    /// Whether OpenAPIKit reads and validates the document (after the lenient pre-pass) and what it
+    /// finds is reported as warnings. Never stops generation.
+    public var validate: Bool
 
     /// Options with the document's title as the service name and public declarations.
-    public init(service: String? = nil, access: Access = .public, includeDocumentation: Bool = true) {
+    public init(service: String? = nil, access: Access = .public, includeDocumentation: Bool = true, validate: Bool = true) {
         self.service = service
         self.access = access
         self.includeDocumentation = includeDocumentation
+        self.validate = validate
     }
 }
 
@@ -86,6 +90,7 @@ public enum OpenAPIGenerator {
         }
         var prePass = LenientPrePass(document: parsed)
         let document = prePass.fix(parsed)
+        let specificationCheck = options.validate ? BackgroundSpecificationCheck(document: document, version: version) : nil
 
         let title = document["info"]?["title"]?.string ?? "API"
         var base = SwiftNames.typeName(options.service ?? title)
@@ -144,7 +149,9 @@ public enum OpenAPIGenerator {
             let name = chunks.count == 1 ? "\(base)Models.swift" : "\(base)Models\(index + 1).swift"
             files.append(GeneratedFile(name: name, contents: header + imports + "\n" + chunk))
         }
+        let specificationWarnings = specificationCheck?.wait() ?? []
         return GenerationResult(
-            files: files, warnings: prePass.warnings + schemas.warnings, componentTypeNames: schemas.componentNames, serviceEnum: api)
+            files: files, warnings: prePass.warnings + specificationWarnings + schemas.warnings,
+            componentTypeNames: schemas.componentNames, serviceEnum: api)
     }
 }

@@ -36,6 +36,9 @@ struct Operation {
         case empty
         case events
         case jsonLines(SwiftTypeReference)
+        /// A JSON string (`"text"`): `request(type: String.self)` would give the quoted JSON text,
+        /// so the body is decoded as JSON.
+        case jsonString
     }
 
     var caseName: String

@@ -56,6 +56,10 @@ struct OperationReader {
                 schemas.warn(parameterPointer, "\(location) parameter '\(name)' is not supported yet; set it with a middleware")
                 continue
             }
+            if place == .path, !path.contains("{\(name)}") {
+                // OpenAPIKit checks only the other way round (a template variable nobody declares).
+                schemas.warn(parameterPointer, "path parameter '\(name)' is not in the path template '\(path)'; its value is not sent")
+            }
             var schema = parameter["schema"]
             var serialization = Operation.Serialization.plain
             if schema == nil, let content = parameter["content"]?.object, let first = content.members.first {
@@ -203,6 +207,7 @@ struct OperationReader {
         if let json = content.keys.first(where: Self.isJSON) {
             guard let schema = content[json]?["schema"] else { return .decoded(.json) }
             let (type, nullable) = schemas.type(of: schema, at: pointer.appending(json).appending("schema"), name: typePrefix + "Response")
+            if !nullable, type == .builtin("String") { return .jsonString }
             return .decoded(nullable ? .json : type)
         }
         if first.hasPrefix("text/") { return .decoded(.builtin("String")) }

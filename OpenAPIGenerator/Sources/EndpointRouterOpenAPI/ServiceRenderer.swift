@@ -297,6 +297,10 @@ struct ServiceRenderer {
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → no body\(errors).\n"
                 text += "    \(signature) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {\n"
                 text += "        await \(call).request(type: EndpointRouter.EmptyResponse.self)\n    }\n"
+            case .jsonString:
+                text += "    /// `\(operation.method.uppercased()) \(operation.path)` → `String` (a JSON string)\(errors).\n"
+                text += "    \(signature) async -> Result<String, EndpointRouter.HTTPClientError> {\n"
+                text += "        await \(call).response(type: Data.self).flatMap(\(api).decodeJSONString)\n    }\n"
             case .events:
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → Server-Sent Events\(errors).\n"
                 text += "    \(signature) -> EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent> {\n"

@@ -58,6 +58,19 @@ struct SupportRenderer {
 
                 """
         }
+        if uses(".decodeJSONString)") {
+            text += """
+                    /// A JSON string body as its text (without the quotes and escapes).
+                    static func decodeJSONString(_ response: EndpointRouter.EndpointResponse<Data>) -> Result<String, EndpointRouter.HTTPClientError> {
+                        do {
+                            return .success(try jsonDecoder.decode(String.self, from: response.value))
+                        } catch {
+                            return .failure(.decodingFailed(response, "the body is not a JSON string: \\(error)"))
+                        }
+                    }
+
+                """
+        }
         if uses(".queryObject(") {
             text += """
                     /// An object as nested keys for `name[key]=value` (deepObject).

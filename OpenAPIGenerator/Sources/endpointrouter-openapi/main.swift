@@ -5,9 +5,11 @@ import Foundation
 // swift-argument-parser in every CI run.
 let usage = """
     usage: endpointrouter-openapi generate <document> --output <dir> [--service <Name>] [--access public|internal]
+                                           [--no-doc-comments] [--no-validation]
 
     Writes an EndpointRouter service enum, its typed calls and Codable models for an OpenAPI 3.0/3.1
-    document (YAML or JSON) into <dir>. Warnings, each naming a JSON pointer, go to standard error.
+    document (YAML or JSON) into <dir>. Warnings, each naming a JSON pointer, go to standard error;
+    they include what OpenAPIKit's validation finds (--no-validation skips it; the output is the same).
     """
 
 func fail(_ message: String) -> Never {
@@ -39,6 +41,7 @@ while !arguments.isEmpty {
         guard let access = GeneratorOptions.Access(rawValue: level) else { fail("--access must be public or internal, not '\(level)'") }
         options.access = access
     case "--no-doc-comments": options.includeDocumentation = false
+    case "--no-validation": options.validate = false
     default:
         if argument.hasPrefix("-") || documentPath != nil { fail("unexpected argument '\(argument)'\n\(usage)") }
         documentPath = argument

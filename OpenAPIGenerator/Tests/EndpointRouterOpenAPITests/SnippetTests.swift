@@ -319,6 +319,105 @@ struct SnippetTests {
         #expect(warnings.contains { $0.hasPrefix("warning: #/paths/~1a/get/responses/404~1596: '404/596' is not a status code") })
     }
 
+    @Test func openAPIKitProblemsAreWarningsWithTheirPointerAndGenerationGoesOn() throws {
+        // A path template variable no parameter declares, and a $ref to a missing component.
+        for version in ["3.0.3", "3.1.0"] {
+            let (text, warnings) = try generate(
+                """
+                paths:
+                  /pets/{petId}:
+                    get:
+                      operationId: showPet
+                      responses:
+                        '200':
+                          description: ok
+                          content:
+                            application/json:
+                              schema: {$ref: '#/components/schemas/Missing'}
+                components:
+                  schemas:
+                    Pet: {type: object, properties: {name: {type: string}}}
+                """, version: version)
+            #expect(text.contains("case showPet"), "\(version)")
+            #expect(text.contains("public struct Pet: Codable"), "\(version)")
+            #expect(
+                warnings.contains {
+                    $0.hasPrefix("warning: #/paths/~1pets~1{petId}/get: OpenAPIKit:") && $0.contains("petId")
+                }, "\(version): \(warnings)")
+            #expect(
+                warnings.contains {
+                    $0.hasPrefix("warning: #/paths/~1pets~1{petId}/get/responses/200/content/application~1json/schema: OpenAPIKit:")
+                        && $0.contains("#/components/schemas/Missing")
+                }, "\(version): \(warnings)")
+        }
+    }
+
+    @Test func aPathParameterMissingFromTheTemplateIsAWarning() throws {
+        let (text, warnings) = try generate(
+            """
+            paths:
+              /pets:
+                get:
+                  operationId: listPets
+                  parameters:
+                    - {name: petId, in: path, required: true, schema: {type: string}}
+                  responses:
+                    '200': {description: ok}
+            """)
+        #expect(text.contains("case listPets(petId: String)"))
+        let expected =
+            "warning: #/paths/~1pets/get/parameters/0: path parameter 'petId' is not in the path template '/pets'; its value is not sent"
+        #expect(warnings.contains(expected), "\(warnings)")
+    }
+
+    @Test func aDocumentOpenAPIKitCannotReadStillGeneratesWithOneWarning() throws {
+        // OpenAPIKit requires a response's description; the generator does not need it.
+        let (text, warnings) = try generate(
+            """
+            paths:
+              /a:
+                get:
+                  operationId: getA
+                  responses:
+                    '200': {content: {application/json: {schema: {type: string}}}}
+            """, version: "3.0.3")
+        #expect(text.contains("case getA"))
+        let fromOpenAPIKit = warnings.filter { $0.contains("OpenAPIKit:") }
+        #expect(fromOpenAPIKit.count == 1, "\(warnings)")
+        #expect(fromOpenAPIKit.first?.hasPrefix("warning: #/paths/~1a/get/responses/200: OpenAPIKit:") == true, "\(warnings)")
+    }
+
+    @Test func aValidDocumentGivesNoOpenAPIKitWarning() throws {
+        let (_, warnings) = try generate(
+            """
+            servers: [{url: 'https://{region}.example.com', variables: {region: {default: eu}}}]
+            paths:
+              /pets/{petId}:
+                get:
+                  operationId: showPet
+                  parameters:
+                    - {name: petId, in: path, required: true, schema: {type: string}}
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {$ref: '#/components/schemas/Pet'}
+                          examples: {rex: {$ref: '#/components/examples/rex'}, tom: {value: {name: Tom, example: e}}}
+            components:
+              schemas:
+                Pet:
+                  type: object
+                  example: {name: Rex}
+                  properties: {name: {type: string}, example: {type: string, example: a property named example}}
+              examples:
+                rex: {summary: a dog, value: {name: Rex}}
+            """, version: "3.0.3")
+        // Example values are not given to OpenAPIKit (they cost time and it checks nothing in
+        // them), but the keys stay: the reference to `rex` resolves, the property named example stays.
+        #expect(warnings.isEmpty, "\(warnings)")
+    }
+
     @Test func documentsThatCannotBeGeneratedFailWithAClearMessage() {
         #expect(throws: GenerationFailure.self) { try OpenAPIGenerator.generate("swagger: '2.0'\ninfo: {title: x}") }
         #expect(throws: GenerationFailure.self) { try OpenAPIGenerator.generate("openapi: 2.5.0\ninfo: {title: x}") }

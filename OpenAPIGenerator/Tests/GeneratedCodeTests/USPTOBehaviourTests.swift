@@ -23,8 +23,10 @@ struct USPTOBehaviourTests {
     }
 
     @Test func listSearchableFieldsPutsBothPathValuesInTheirSegments() async throws {
-        let stub = StubTransport { _ in .json(#""fields""#) }
-        _ = await withTransport(stub) { await USPTO.listSearchableFields(dataset: "oa citations", version: "v1") }
+        let stub = StubTransport { _ in .json(#""fields \"a\"""#) }
+        let fields = await withTransport(stub) { await USPTO.listSearchableFields(dataset: "oa citations", version: "v1") }
+        // A JSON string schema: the text decoded, not the quoted JSON.
+        #expect(try fields.get() == #"fields "a""#)
         #expect(stub.lastRequest?.method == .get)
         #expect(stub.lastRequest?.url.absoluteString == "https://developer.uspto.gov/ds-api/oa%20citations/v1/fields")
     }
