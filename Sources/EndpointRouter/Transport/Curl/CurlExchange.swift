@@ -34,6 +34,9 @@
         private var status: Int?
         private var fields: [HTTPHeaders.Field] = []
         private var receivedBytes: Int64 = 0
+        /// The loop's round in which ``roundBytes`` were taken (see ``CurlLoop/roundBudget``).
+        private var round = 0
+        private var roundBytes = 0
 
         init(
             _ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink, options: CurlTransport.Configuration,
@@ -223,6 +226,16 @@
         }
 
         fileprivate func bodyPiece(_ bytes: UnsafeRawBufferPointer) -> Int {
+            if round != loop.round {
+                round = loop.round
+                roundBytes = 0
+            }
+            if roundBytes >= CurlLoop.roundBudget, loop.isShared {
+                // libcurl keeps the piece; the machine is not asked, so its demand state is untouched.
+                loop.yieldRound(self)
+                return CurlControl.writePause
+            }
+            roundBytes += bytes.count
             switch machine.piece() {
             case .write(let askForDemand):
                 do throws(HTTPClientError) {
@@ -239,6 +252,14 @@
             default:
                 return 0
             }
+        }
+
+        /// A new round of the loop: a transfer that paused over its budget receives again (libcurl
+        /// redelivers the piece it kept), unless it was cut meanwhile or its sink asked it to wait.
+        func resumeRound() {
+            guard let easy, loop.isRunning(easy) else { return }
+            if case .streaming(_, _, .paused) = machine.state { return }
+            _ = libcurl_easy_pause(easy, CurlControl.pauseContinue)
         }
 
         /// Asks the sink, in a task, whether it has room for the next piece; the answer comes back
