@@ -24,7 +24,12 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
-        .target(name: "BenchmarkFixtures", dependencies: [.product(name: "EndpointRouter", package: "EndpointRouter")]),
+        // The raw libcurl baseline's C shim (dlopen of libcurl.so.4, typed setopt/getinfo): its own,
+        // since the library's CLibcurl is internal; needs no curl headers to build.
+        .target(name: "CRawCurl"),
+        .target(
+            name: "BenchmarkFixtures",
+            dependencies: [.product(name: "EndpointRouter", package: "EndpointRouter"), "CRawCurl"]),
         .executableTarget(name: "RequestBuilding", dependencies: benchmarkDependencies,
                           path: "Benchmarks/RequestBuilding", plugins: benchmarkPlugins),
         .executableTarget(name: "Middleware", dependencies: benchmarkDependencies,

@@ -15,6 +15,7 @@ import statistics
 import sys
 
 SCALED = ("build/", "middleware/")   # 1,000 operations per measured iteration
+BATCH = 256                          # requests per iteration of e2e/conc-small (BenchmarkFixtures.batchSize)
 STREAM_EVENTS = 100_000              # events in nginx.sh's events.sse: one stream per iteration
 
 
@@ -134,45 +135,63 @@ def main():
               f"{spread(ratio(runs, lib, base, TIME, 'p50'))} | {spread(absolute(runs, lib, CPU, 'mean'), 1)} | "
               f"{spread(absolute(runs, base, CPU, 'mean'), 1)} | {lib_mallocs} / {base_mallocs} |")
 
-    print("\n### 2 and 4. End to end against nginx (library with URLSessionTransport vs raw URLSession.shared)\n")
-    print("| scenario | throughput ratio (raw time ÷ library time) | vs get-style (get-style time ÷ library time) | p50 ÷ raw | p99 ÷ raw | CPU ÷ raw | library p50 / p99 ms | raw p50 / p99 ms | library CPU µs | raw CPU µs | peak RSS MB library / raw | RSS growth MB library / raw |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for scenario in ("e2e/seq-small", "e2e/conc-small", "e2e/seq-list100", "e2e/seq-list5000", "e2e/post-small",
-                     "download/100mb"):
-        lib, raw = f"{scenario}/library", f"{scenario}/urlsession"
-        if lib not in names or raw not in names:
-            continue
-        throughput = ratio(runs, raw, lib, TIME, "mean")
-        get = f"{scenario}/get-style"
-        vs_get = spread(ratio(runs, get, lib, TIME, "mean")) if get in names else "—"
-        p50 = ratio(runs, lib, raw, TIME, "p50")
-        p99 = ratio(runs, lib, raw, TIME, "p99")
-        cpu = ratio(runs, lib, raw, CPU, "mean")
-        ms = lambda name, field: spread(absolute(runs, name, TIME, field, 1 / 1000), 2)
-        us = lambda name: spread(absolute(runs, name, CPU, "mean"), 0)
-        rss = lambda name: spread(absolute(runs, name, RSS, "p99", 1 / 1_000_000), 1)
-        rss_delta = lambda name: spread(absolute(runs, name, RSS_DELTA, "p99", 1 / 1_000_000), 1)
-        print(f"| {scenario} | **{spread(throughput)}** | **{vs_get}** | {spread(p50)} | {spread(p99)} | {spread(cpu)} | "
-              f"{ms(lib, 'p50')} / {ms(lib, 'p99')} | {ms(raw, 'p50')} / {ms(raw, 'p99')} | {us(lib)} | {us(raw)} | "
-              f"{rss(lib)} / {rss(raw)} | {rss_delta(lib)} / {rss_delta(raw)} |")
+    # Issue 23: every scenario on five sides, each named explicitly: the library on CurlTransport
+    # (library-curl) and on URLSessionTransport (library-urlsession), raw URLSession.shared
+    # (urlsession), a raw libcurl multi loop (raw-curl), Get-style on URLSession (get-style).
+    scenarios = ("e2e/seq-small", "e2e/conc-small", "e2e/seq-list100", "e2e/seq-list5000", "e2e/post-small")
+    targets = {"e2e/seq-small": 2.0, "e2e/conc-small": 2.0, "e2e/post-small": 2.0, "e2e/seq-list100": 1.4,
+               "e2e/seq-list5000": 1.05}
+    per_request = lambda scenario: BATCH if scenario.startswith("e2e/conc-") else 1
+    present = [s for s in scenarios if all(f"{s}/{side}" in names for side in ("library-curl", "urlsession", "raw-curl"))]
+    if present:
+        print("\n### 2 and 4. End to end against nginx (issue 23: the library on CurlTransport and on URLSessionTransport)\n")
+        print("Throughput ratios = baseline time ÷ library time (above 1 = the library is faster); CPU ratio = "
+              "library ÷ raw URLSession CPU time per request (below 1 = less CPU). Targets: library on curl vs raw "
+              "URLSession ≥ 2 (small calls), ≥ 1.4 (100-item list), ≥ 1.05 (5,000-item list); vs the raw libcurl "
+              "loop ≥ 0.9; CPU ≤ 0.5 on small calls.\n")
+        print("| scenario | library-curl vs raw URLSession (target) | library-curl vs raw libcurl (≥ 0.9) | "
+              "CPU library-curl ÷ raw URLSession | library-urlsession vs raw URLSession | raw libcurl vs raw URLSession | "
+              "CPU µs per request: library-curl / library-urlsession / raw URLSession / raw libcurl | "
+              "p50 ms library-curl / raw URLSession / raw libcurl | p99 ms library-curl / raw libcurl |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for scenario in present:
+            curl, onsession, raw, rawcurl = (f"{scenario}/{side}" for side in
+                                             ("library-curl", "library-urlsession", "urlsession", "raw-curl"))
+            n = per_request(scenario)
+            us = lambda name: spread(absolute(runs, name, CPU, "mean", 1 / n), 0) if name in names else "—"
+            ms = lambda name, field: spread(absolute(runs, name, TIME, field, 1 / 1000), 2)
+            vs_session = spread(ratio(runs, raw, onsession, TIME, "mean")) if onsession in names else "—"
+            print(f"| {scenario} | **{spread(ratio(runs, raw, curl, TIME, 'mean'))}** (≥ {targets[scenario]}) | "
+                  f"**{spread(ratio(runs, rawcurl, curl, TIME, 'mean'))}** | {spread(ratio(runs, curl, raw, CPU, 'mean'))} | "
+                  f"{vs_session} | {spread(ratio(runs, raw, rawcurl, TIME, 'mean'))} | "
+                  f"{us(curl)} / {us(onsession)} / {us(raw)} / {us(rawcurl)} | "
+                  f"{ms(curl, 'p50')} / {ms(raw, 'p50')} / {ms(rawcurl, 'p50')} | {ms(curl, 'p99')} / {ms(rawcurl, 'p99')} |")
+        print("\nCPU per request = the process's user + system time (ordo-one/benchmark's `cpuTotal`, read from the "
+              "kernel around each iteration) averaged over the iterations, divided by 256 for `conc-small` (one "
+              "iteration = one batch of 256). p50/p99 of `conc-small` are per batch.")
 
-    if "download/100mb/library" in names and "download/100mb/urlsession" in names:
-        mbps = lambda name: spread(absolute(runs, name, TIME, "mean", 1 / 1_000_000), 3)
-        print(f"\n100 MB download, seconds per download (mean): library {mbps('download/100mb/library')}, "
-              f"raw download task {mbps('download/100mb/urlsession')}")
+    downloads = [side for side in ("library-curl", "library-urlsession") if f"download/100mb/{side}" in names]
+    if downloads and "download/100mb/urlsession" in names:
+        seconds = lambda name: spread(absolute(runs, name, TIME, "mean", 1 / 1_000_000), 3)
+        rss = lambda name: spread(absolute(runs, name, RSS, "p99", 1 / 1_000_000), 1)
+        parts = [f"{side} {seconds('download/100mb/' + side)} s (vs raw "
+                 f"{spread(ratio(runs, 'download/100mb/urlsession', 'download/100mb/' + side, TIME, 'mean'))}, "
+                 f"peak RSS {rss('download/100mb/' + side)} MB)" for side in downloads]
+        print(f"\n100 MB download to a file, seconds per download (mean): {'; '.join(parts)}; raw download task "
+              f"{seconds('download/100mb/urlsession')} s (peak RSS {rss('download/100mb/urlsession')} MB).")
 
     # Issue 15: the same scenarios against a Get-style hand-written client on the same transport
     # (GetStyleClient: one URLSession of its own, data(for:), a 2xx check, one shared decoder).
     get_style = [s for s in ("e2e/seq-small", "e2e/conc-small", "e2e/seq-list100", "e2e/seq-list5000", "e2e/post-small")
-                 if f"{s}/library" in names and f"{s}/get-style" in names]
+                 if f"{s}/library-urlsession" in names and f"{s}/get-style" in names]
     if get_style:
-        print("\n#### Against Get-style hand-written code on URLSession (`…/get-style`)\n")
+        print("\n#### The library on URLSessionTransport against Get-style hand-written code on URLSession (`…/get-style`)\n")
         print("Throughput ratios = baseline time ÷ library time (above 1 = the library is faster); CPU = library ÷ get-style.\n")
         print("| scenario | library ÷ get-style throughput | get-style ÷ raw URLSession throughput | CPU library ÷ get-style | "
               "library / get-style p50 ms | library / get-style CPU µs | mallocs library / get-style |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         for scenario in get_style:
-            lib, get, raw = f"{scenario}/library", f"{scenario}/get-style", f"{scenario}/urlsession"
+            lib, get, raw = f"{scenario}/library-urlsession", f"{scenario}/get-style", f"{scenario}/urlsession"
             ms = lambda name: spread(absolute(runs, name, TIME, "p50", 1 / 1000), 2)
             us = lambda name: spread(absolute(runs, name, CPU, "mean"), 0)
             vs_raw = spread(ratio(runs, raw, get, TIME, "mean")) if raw in names else "n/a"
@@ -199,7 +218,8 @@ def main():
 
     # Issue 14: one iteration = one whole stream of events.sse (STREAM_EVENTS events).
     stream_pairs = [("URLSession", "stream/events/library-urlsession", "stream/events/raw-urlsession"),
-                    ("AsyncHTTPClient", "stream/events/library-ahc", "stream/events/raw-ahc")]
+                    ("AsyncHTTPClient", "stream/events/library-ahc", "stream/events/raw-ahc"),
+                    ("CurlTransport (raw: a libcurl multi loop)", "stream/events/library-curl", "stream/events/raw-curl")]
     stream_pairs = [p for p in stream_pairs if p[1] in names and p[2] in names]
     if stream_pairs or "stream/parser" in names:
         print("\n### Issue 14: streaming (Server-Sent Events, 100,000 events a stream)\n")

@@ -1,6 +1,9 @@
-// Scenarios 2 and 4 of issue 10: the library with its default transport (URLSessionTransport)
-// against raw `URLSession.shared` + one `JSONDecoder`, and (issue 15) against a Get-style
-// hand-written client on the same transport (`GetStyleClient`), all against the benchmark nginx
+// Scenarios 2 and 4 of issue 10, with issue 23's transports: the library on CurlTransport
+// (`…/library-curl`, `NginxOnCurl`) and on URLSessionTransport (`…/library-urlsession`, `NginxAPI`),
+// each named explicitly rather than taken from the platform's default, against raw
+// `URLSession.shared` + one `JSONDecoder` (`…/urlsession`), a raw libcurl multi loop + one
+// `JSONDecoder` (`…/raw-curl`, `RawLibcurl`), and (issue 15) a Get-style hand-written client on
+// URLSession (`…/get-style`, `GetStyleClient`), all against the benchmark nginx
 // (`BENCH_BASE_URL`, started by `run` or `nginx.sh`). One iteration is one request, so the
 // wall-clock percentiles are per-request latencies, except `conc-small`, whose iteration is a batch
 // of 256 requests with 64 in flight. Each benchmark runs in its own process (peak RSS is its own).
@@ -13,6 +16,17 @@ import Foundation
 let downloadFile = FileManager.default.temporaryDirectory
     .appendingPathComponent("endpointrouter-bench-\(ProcessInfo.processInfo.processIdentifier).bin")
 
+/// The two endpoint enums, ``NginxOnCurl`` and ``NginxAPI`` (URLSession): the same cases on two
+/// transports, so that one closure measures the library on either.
+protocol LibraryEndpoint: EndpointRouter.HTTPClient {
+    static var small: Self { get }
+    static var list100: Self { get }
+    static var list5000: Self { get }
+    static var create: Self { get }
+}
+extension NginxOnCurl: LibraryEndpoint {}
+extension NginxAPI: LibraryEndpoint {}
+
 let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [
         .wallClock, .cpuTotal, .throughput, .peakMemoryResident,
@@ -24,72 +38,91 @@ let benchmarks: @Sendable () -> Void = {
             maxIterations: iterations(count))
     }
 
-    // (a) GET + decode of ~200 B, one request at a time.
-    Benchmark("e2e/seq-small/library", configuration: sequential(2000, seconds: 3)) { _ async in
-        blackHole(expectSuccess(await NginxAPI.small.request(type: Todo.self), "small"))
-    }
-    Benchmark("e2e/seq-small/urlsession", configuration: sequential(2000, seconds: 3)) { _ async in
-        blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) })
-    }
-    Benchmark("e2e/seq-small/get-style", configuration: sequential(2000, seconds: 3)) { _ async in
-        blackHole(await expectSuccess("get-style small") { try await GetStyleClient.nginx.send("small.json", as: Todo.self) })
+    // One scenario, five sides: the library on each transport, and the three hand-written baselines.
+    func scenario(
+        _ name: String, _ configuration: Benchmark.Configuration,
+        library: @escaping @Sendable (any LibraryEndpoint.Type) async -> Void,
+        urlSession: @escaping @Sendable () async -> Void, rawCurl: @escaping @Sendable () async -> Void,
+        getStyle: @escaping @Sendable () async -> Void
+    ) {
+        let concurrent = name.hasPrefix("e2e/conc-")
+        func run(_ call: @escaping @Sendable () async -> Void) -> @Sendable () async -> Void {
+            guard concurrent else { return call }
+            return { await batch(call) }
+        }
+        let onCurl = run { await library(NginxOnCurl.self) }
+        let onURLSession = run { await library(NginxAPI.self) }
+        let raw = run(urlSession)
+        let curl = run(rawCurl)
+        let get = run(getStyle)
+        Benchmark("\(name)/library-curl", configuration: configuration) { _ async in await onCurl() }
+        Benchmark("\(name)/library-urlsession", configuration: configuration) { _ async in await onURLSession() }
+        Benchmark("\(name)/urlsession", configuration: configuration) { _ async in await raw() }
+        Benchmark("\(name)/raw-curl", configuration: configuration) { _ async in await curl() }
+        Benchmark("\(name)/get-style", configuration: configuration) { _ async in await get() }
     }
 
-    // (b) the same, 64 in flight.
-    let concurrent = Benchmark.Configuration(metrics: metrics, warmupIterations: 2, maxDuration: .seconds(5), maxIterations: iterations(30))
-    Benchmark("e2e/conc-small/library", configuration: concurrent) { _ async in
-        await batch { blackHole(expectSuccess(await NginxAPI.small.request(type: Todo.self), "small")) }
-    }
-    Benchmark("e2e/conc-small/urlsession", configuration: concurrent) { _ async in
-        await batch {
-            blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) })
-        }
-    }
-    Benchmark("e2e/conc-small/get-style", configuration: concurrent) { _ async in
-        await batch {
+    // (a) GET + decode of ~200 B, one request at a time.
+    scenario(
+        "e2e/seq-small", sequential(2000, seconds: 3),
+        library: { api in blackHole(expectSuccess(await api.small.request(type: Todo.self), "small")) },
+        urlSession: { blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) }) },
+        rawCurl: { blackHole(await expectSuccess("raw-curl small") { try await RawCurlCalls.get(.small, as: Todo.self) }) },
+        getStyle: {
             blackHole(await expectSuccess("get-style small") { try await GetStyleClient.nginx.send("small.json", as: Todo.self) })
-        }
-    }
+        })
+
+    // (b) the same, 64 in flight (one iteration = a batch of 256).
+    let concurrent = Benchmark.Configuration(metrics: metrics, warmupIterations: 2, maxDuration: .seconds(5), maxIterations: iterations(30))
+    scenario(
+        "e2e/conc-small", concurrent,
+        library: { api in blackHole(expectSuccess(await api.small.request(type: Todo.self), "small")) },
+        urlSession: { blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) }) },
+        rawCurl: { blackHole(await expectSuccess("raw-curl small") { try await RawCurlCalls.get(.small, as: Todo.self) }) },
+        getStyle: {
+            blackHole(await expectSuccess("get-style small") { try await GetStyleClient.nginx.send("small.json", as: Todo.self) })
+        })
 
     // GET + decode of the lists.
-    Benchmark("e2e/seq-list100/library", configuration: sequential(1000, seconds: 3)) { _ async in
-        blackHole(expectSuccess(await NginxAPI.list100.request(type: [Todo].self), "list100"))
-    }
-    Benchmark("e2e/seq-list100/urlsession", configuration: sequential(1000, seconds: 3)) { _ async in
-        blackHole(await expectSuccess("raw list100") { try await RawURLSession.get(.list100, as: [Todo].self) })
-    }
-    Benchmark("e2e/seq-list100/get-style", configuration: sequential(1000, seconds: 3)) { _ async in
-        blackHole(await expectSuccess("get-style list100") { try await GetStyleClient.nginx.send("list100.json", as: [Todo].self) })
-    }
-    Benchmark("e2e/seq-list5000/library", configuration: sequential(100, seconds: 5)) { _ async in
-        blackHole(expectSuccess(await NginxAPI.list5000.request(type: [Todo].self), "list5000"))
-    }
-    Benchmark("e2e/seq-list5000/urlsession", configuration: sequential(100, seconds: 5)) { _ async in
-        blackHole(await expectSuccess("raw list5000") { try await RawURLSession.get(.list5000, as: [Todo].self) })
-    }
-    Benchmark("e2e/seq-list5000/get-style", configuration: sequential(100, seconds: 5)) { _ async in
-        blackHole(await expectSuccess("get-style list5000") { try await GetStyleClient.nginx.send("list5000.json", as: [Todo].self) })
-    }
+    scenario(
+        "e2e/seq-list100", sequential(1000, seconds: 3),
+        library: { api in blackHole(expectSuccess(await api.list100.request(type: [Todo].self), "list100")) },
+        urlSession: { blackHole(await expectSuccess("raw list100") { try await RawURLSession.get(.list100, as: [Todo].self) }) },
+        rawCurl: { blackHole(await expectSuccess("raw-curl list100") { try await RawCurlCalls.get(.list100, as: [Todo].self) }) },
+        getStyle: {
+            blackHole(await expectSuccess("get-style list100") { try await GetStyleClient.nginx.send("list100.json", as: [Todo].self) })
+        })
+    scenario(
+        "e2e/seq-list5000", sequential(100, seconds: 5),
+        library: { api in blackHole(expectSuccess(await api.list5000.request(type: [Todo].self), "list5000")) },
+        urlSession: { blackHole(await expectSuccess("raw list5000") { try await RawURLSession.get(.list5000, as: [Todo].self) }) },
+        rawCurl: { blackHole(await expectSuccess("raw-curl list5000") { try await RawCurlCalls.get(.list5000, as: [Todo].self) }) },
+        getStyle: {
+            blackHole(
+                await expectSuccess("get-style list5000") { try await GetStyleClient.nginx.send("list5000.json", as: [Todo].self) })
+        })
 
     // POST of the 60-byte JSON body, 201 + decode.
-    Benchmark("e2e/post-small/library", configuration: sequential(2000, seconds: 3)) { _ async in
-        blackHole(expectSuccess(await NginxAPI.create.request(type: Todo.self), "create"))
-    }
-    Benchmark("e2e/post-small/urlsession", configuration: sequential(2000, seconds: 3)) { _ async in
-        blackHole(await expectSuccess("raw create") { try await RawURLSession.create() })
-    }
-    Benchmark("e2e/post-small/get-style", configuration: sequential(2000, seconds: 3)) { _ async in
-        blackHole(
-            await expectSuccess("get-style create") {
-                try await GetStyleClient.nginx.send("todos", method: "POST", body: NewTodo(), as: Todo.self)
-            })
-    }
+    scenario(
+        "e2e/post-small", sequential(2000, seconds: 3),
+        library: { api in blackHole(expectSuccess(await api.create.request(type: Todo.self), "create")) },
+        urlSession: { blackHole(await expectSuccess("raw create") { try await RawURLSession.create() }) },
+        rawCurl: { blackHole(await expectSuccess("raw-curl create") { try await RawCurlCalls.create() }) },
+        getStyle: {
+            blackHole(
+                await expectSuccess("get-style create") {
+                    try await GetStyleClient.nginx.send("todos", method: "POST", body: NewTodo(), as: Todo.self)
+                })
+        })
 
     // Scenario 4: 100 MB to a file.
     let download = Benchmark.Configuration(
         metrics: metrics, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: iterations(5),
         teardown: { try? FileManager.default.removeItem(at: downloadFile) })
-    Benchmark("download/100mb/library", configuration: download) { _ async in
+    Benchmark("download/100mb/library-curl", configuration: download) { _ async in
+        blackHole(expectSuccess(await NginxOnCurl.big.download(to: downloadFile), "download"))
+    }
+    Benchmark("download/100mb/library-urlsession", configuration: download) { _ async in
         blackHole(expectSuccess(await NginxAPI.big.download(to: downloadFile), "download"))
     }
     Benchmark("download/100mb/urlsession", configuration: download) { _ async in

@@ -5,6 +5,9 @@
 //   stream/events/raw-urlsession      a URLSession data task with a delegate of its own
 //   stream/events/library-ahc         the same library call on AsyncHTTPClientTransport
 //   stream/events/raw-ahc             AsyncHTTPClient `execute` + `for try await buffer in response.body`
+//   stream/events/library-curl        the same library call on CurlTransport (issue 23)
+//   stream/events/raw-curl            a raw libcurl multi loop (`RawLibcurl`), pieces split in its
+//                                     write callback on the loop thread
 //   stream/parser                     ServerSentEventParser on the fixture in memory, 16 KiB at a time
 //
 // One iteration is one whole stream of `/events.sse` (100,000 events, ~13.5 MB, from `nginx.sh`),
@@ -36,11 +39,20 @@ let fixturePath = "events.sse"
 /// so the same limits change nothing there but are passed for symmetry.
 let streamLimits = StreamLimits(bufferSize: 64 * 1024 * 1024)
 
-/// `/events.sse` on the default transport (URLSessionTransport.shared).
+/// `/events.sse` on URLSessionTransport.shared (named: on Linux the default is CurlTransport).
 enum SSEOnURLSession: EndpointRouter.HTTPClient {
     case events
     var host: String { benchmarkBaseURL }
     var endpoint: String { fixturePath }
+    var transport: any HTTPTransport { URLSessionTransport.shared }
+}
+
+/// The same endpoint on CurlTransport (the benchmarks' own, default configuration).
+enum SSEOnCurl: EndpointRouter.HTTPClient {
+    case events
+    var host: String { benchmarkBaseURL }
+    var endpoint: String { fixturePath }
+    var transport: any HTTPTransport { benchmarkCurlTransport }
 }
 
 /// The same endpoint on the AsyncHTTPClient transport (its own client, as `AHCTransport` uses it).
@@ -184,6 +196,20 @@ func rawAHCStream() async throws -> Int {
     return splitter.events
 }
 
+/// The hand-written libcurl side: the raw multi loop of the end-to-end baseline, the body's pieces
+/// through the same splitter in libcurl's write callback (on the loop thread; the count is read after
+/// the transfer's end resumed the caller).
+func rawCurlStream() async throws -> Int {
+    guard let loop = RawLibcurl.shared else { throw URLError(.cannotLoadFromNetwork) }
+    final class Splitting: @unchecked Sendable { var splitter = HandSplitter() }
+    let splitting = Splitting()
+    let (status, _) = try await loop.perform(
+        url: "\(benchmarkBaseURL)/\(fixturePath)", headers: ["Accept: text/event-stream"],
+        receive: { splitting.splitter.append($0) })
+    guard status == 200 else { throw URLError(.badServerResponse) }
+    return splitting.splitter.events
+}
+
 /// The fixture's bytes for the parser benchmark, cut into the 16 KiB pieces a transport delivers.
 /// Downloaded once from nginx so that the parser reads exactly what the streams carry.
 let fixturePieces: [Data] = {
@@ -235,6 +261,12 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("stream/events/raw-ahc", configuration: streams) { _ async in
         check(await expectSuccess("raw AsyncHTTPClient stream") { try await rawAHCStream() }, "raw AsyncHTTPClient")
+    }
+    Benchmark("stream/events/library-curl", configuration: streams) { _ async in
+        check(await libraryStream(SSEOnCurl.events), "library on CurlTransport")
+    }
+    Benchmark("stream/events/raw-curl", configuration: streams) { _ async in
+        check(await expectSuccess("raw libcurl stream") { try await rawCurlStream() }, "raw libcurl")
     }
 
     // The parser alone: one iteration parses the whole fixture from memory; aggregate.py divides

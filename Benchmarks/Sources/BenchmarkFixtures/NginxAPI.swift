@@ -5,7 +5,9 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The end-to-end endpoints, served by the benchmark nginx (`nginx.sh`) from its fixture files.
+/// The end-to-end endpoints, served by the benchmark nginx (`nginx.sh`) from its fixture files, on
+/// `URLSessionTransport.shared` (named, not the platform's default: on Linux the default is
+/// `CurlTransport`, measured through ``NginxOnCurl``).
 public enum NginxAPI: HTTPClient {
     /// `/small.json`: one ``Todo``, about 200 bytes.
     case small
@@ -22,6 +24,7 @@ public enum NginxAPI: HTTPClient {
     public var endpoint: String { NginxAPI.paths[self] }
     public var method: HTTPMethod { self == .create ? .post : .get }
     public var body: RequestBody? { self == .create ? .json(NewTodo()) : nil }
+    public var transport: any HTTPTransport { URLSessionTransport.shared }
 
     /// The path of each endpoint, shared with the raw URLSession baseline.
     public static let paths = Paths()
@@ -39,6 +42,39 @@ public enum NginxAPI: HTTPClient {
         }
     }
 }
+
+/// ``NginxAPI``'s endpoints on `CurlTransport` (one of its own, default configuration): the same
+/// requests, the other transport.
+public enum NginxOnCurl: HTTPClient {
+    case small, list100, list5000, create, big
+
+    private var mirrored: NginxAPI {
+        switch self {
+        case .small: .small
+        case .list100: .list100
+        case .list5000: .list5000
+        case .create: .create
+        case .big: .big
+        }
+    }
+
+    public var host: String { mirrored.host }
+    public var endpoint: String { mirrored.endpoint }
+    public var method: HTTPMethod { mirrored.method }
+    public var body: RequestBody? { mirrored.body }
+    public var transport: any HTTPTransport { benchmarkCurlTransport }
+}
+
+/// The `CurlTransport` of the benchmarks; a machine without libcurl ends the benchmark loudly
+/// rather than measuring another transport under its name.
+public let benchmarkCurlTransport: CurlTransport = {
+    do {
+        return try CurlTransport()
+    } catch {
+        FileHandle.standardError.write(Data("CurlTransport is not available: \(error)\n".utf8))
+        exit(1)
+    }
+}()
 
 /// The baseline of the end-to-end benchmarks: `URLSession.shared.data(for:)` and one shared
 /// `JSONDecoder`, as the performance anchors measured it.

@@ -27,6 +27,18 @@
         private let shutDownError: HTTPClientError = .transport(
             .resourceUnavailable, "this CurlTransport was shut down; create a new one")
 
+        /// Body bytes one transfer may take in one round of `curl_multi_perform` while others run.
+        /// libcurl reads a fast socket for as long as it stays readable, so without a bound eight fast
+        /// bodies held one round for 20–40 ms and every other call waited for it; past
+        /// the bound a transfer pauses until the next round (see ``CurlExchange``).
+        static let roundBudget = 64 * 1024
+        /// Counts the loop's rounds, so that an exchange knows when its budget starts again. Loop thread only.
+        private(set) var round = 0
+        /// Exchanges that paused for the rest of this round, resumed at the start of the next. Loop thread only.
+        private var yielded: [CurlExchange] = []
+        /// Whether another transfer shares the loop, so that a transfer going over its budget pauses. Loop thread only.
+        var isShared: Bool { running.count > 1 }
+
         /// Starts a loop thread, or returns `nil` when libcurl cannot make a multi handle.
         init?(maximumConnectionsPerHost: Int) {
             guard let multi = libcurl_multi_init() else { return nil }
@@ -63,6 +75,11 @@
             }
         }
 
+        /// `exchange` paused for the rest of this round (``roundBudget``); it resumes at the next.
+        func yieldRound(_ exchange: CurlExchange) { yielded.append(exchange) }
+
+        func isRunning(_ easy: UnsafeMutableRawPointer) -> Bool { running[easy] != nil }
+
         func remove(_ easy: UnsafeMutableRawPointer) {
             guard running.removeValue(forKey: easy) != nil else { return }
             _ = libcurl_multi_remove_handle(multi, easy)
@@ -86,13 +103,21 @@
                         return
                     }
                 }
+                round &+= 1
+                if !yielded.isEmpty {
+                    let resumed = yielded
+                    yielded.removeAll(keepingCapacity: true)
+                    for exchange in resumed { exchange.resumeRound() }
+                }
                 _ = libcurl_multi_perform(multi, &active)
                 var easy: UnsafeMutableRawPointer?
                 var result: Int32 = 0
                 while libcurl_multi_next_done(multi, &easy, &result) == 1 {
                     if let easy, let exchange = running[easy] { exchange.complete(result) }
                 }
-                _ = libcurl_multi_poll(multi, 1000, &ready)
+                // A transfer that yielded may have its last bytes held by libcurl and none on its socket:
+                // no waiting for the socket then.
+                _ = libcurl_multi_poll(multi, yielded.isEmpty ? 1000 : 0, &ready)
             }
         }
 

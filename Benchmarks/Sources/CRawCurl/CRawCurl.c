@@ -1,0 +1,116 @@
+#include "CRawCurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+
+// The part of libcurl's CURLMsg this file reads: which message, which handle, and the result.
+struct finished_message {
+    int kind; // CURLMSG_DONE is 1
+    void *handle;
+    union {
+        void *pointer;
+        int code;
+    } result;
+};
+
+static struct {
+    int (*global_init)(long flags);
+    void *(*easy_init)(void);
+    void (*easy_cleanup)(void *);
+    int (*easy_setopt)(void *, int, ...);
+    int (*easy_getinfo)(void *, int, ...);
+    void *(*multi_init)(void);
+    int (*multi_cleanup)(void *);
+    int (*multi_setopt)(void *, int, ...);
+    int (*multi_add_handle)(void *, void *);
+    int (*multi_remove_handle)(void *, void *);
+    int (*multi_perform)(void *, int *);
+    int (*multi_poll)(void *, void *, unsigned int, int, int *);
+    int (*multi_wakeup)(void *);
+    struct finished_message *(*multi_info_read)(void *, int *);
+    void *(*slist_append)(void *, const char *);
+    void (*slist_free_all)(void *);
+} curl;
+
+static pthread_once_t opened = PTHREAD_ONCE_INIT;
+static int open_result = -1;
+
+#define FIND(field, symbol)                                                                        \
+    do {                                                                                           \
+        *(void **)(&curl.field) = dlsym(library, symbol);                                          \
+        if (curl.field == NULL) return;                                                            \
+    } while (0)
+
+static void open_once(void) {
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) return;
+    FIND(global_init, "curl_global_init");
+    FIND(easy_init, "curl_easy_init");
+    FIND(easy_cleanup, "curl_easy_cleanup");
+    FIND(easy_setopt, "curl_easy_setopt");
+    FIND(easy_getinfo, "curl_easy_getinfo");
+    FIND(multi_init, "curl_multi_init");
+    FIND(multi_cleanup, "curl_multi_cleanup");
+    FIND(multi_setopt, "curl_multi_setopt");
+    FIND(multi_add_handle, "curl_multi_add_handle");
+    FIND(multi_remove_handle, "curl_multi_remove_handle");
+    FIND(multi_perform, "curl_multi_perform");
+    FIND(multi_poll, "curl_multi_poll");
+    FIND(multi_wakeup, "curl_multi_wakeup");
+    FIND(multi_info_read, "curl_multi_info_read");
+    FIND(slist_append, "curl_slist_append");
+    FIND(slist_free_all, "curl_slist_free_all");
+    // CURL_GLOBAL_ALL (SSL | WIN32): once per process, before any handle.
+    if (curl.global_init(3) != 0) return;
+    open_result = 0;
+}
+
+int rawcurl_open(void) {
+    pthread_once(&opened, open_once);
+    return open_result;
+}
+
+void *rawcurl_easy_init(void) { return curl.easy_init(); }
+void rawcurl_easy_cleanup(void *easy) { curl.easy_cleanup(easy); }
+int rawcurl_set_long(void *easy, int option, long value) { return curl.easy_setopt(easy, option, value); }
+int rawcurl_set_pointer(void *easy, int option, const void *value) { return curl.easy_setopt(easy, option, value); }
+// CURLOPT_WRITEFUNCTION: function options are numbered from 20000.
+int rawcurl_set_write(void *easy, rawcurl_write callback) { return curl.easy_setopt(easy, 20011, callback); }
+
+long rawcurl_status(void *easy) {
+    long status = 0;
+    // CURLINFO_RESPONSE_CODE: CURLINFO_LONG (0x200000) + 2.
+    if (curl.easy_getinfo(easy, 0x200002, &status) != 0) return 0;
+    return status;
+}
+
+void *rawcurl_private(void *easy) {
+    char *value = NULL;
+    // CURLINFO_PRIVATE: CURLINFO_STRING (0x100000) + 21, a pointer handed back as set.
+    if (curl.easy_getinfo(easy, 0x100015, &value) != 0) return NULL;
+    return value;
+}
+
+void *rawcurl_multi_init(void) { return curl.multi_init(); }
+void rawcurl_multi_cleanup(void *multi) { curl.multi_cleanup(multi); }
+int rawcurl_multi_set_long(void *multi, int option, long value) { return curl.multi_setopt(multi, option, value); }
+int rawcurl_multi_add(void *multi, void *easy) { return curl.multi_add_handle(multi, easy); }
+int rawcurl_multi_remove(void *multi, void *easy) { return curl.multi_remove_handle(multi, easy); }
+int rawcurl_multi_perform(void *multi, int *running) { return curl.multi_perform(multi, running); }
+int rawcurl_multi_poll(void *multi, int timeout_ms) { return curl.multi_poll(multi, NULL, 0, timeout_ms, NULL); }
+int rawcurl_multi_wakeup(void *multi) { return curl.multi_wakeup(multi); }
+
+void *rawcurl_multi_finished(void *multi, int *code) {
+    int left = 0;
+    struct finished_message *message;
+    while ((message = curl.multi_info_read(multi, &left)) != NULL) {
+        if (message->kind == 1) {
+            *code = message->result.code;
+            return message->handle;
+        }
+    }
+    return NULL;
+}
+
+void *rawcurl_list_append(void *list, const char *line) { return curl.slist_append(list, line); }
+void rawcurl_list_free(void *list) { curl.slist_free_all(list); }

@@ -1,0 +1,50 @@
+// The raw libcurl baseline's access to libcurl: the library is opened at run time (dlopen of
+// "libcurl.so.4"), so the Benchmarks package builds on a machine without curl headers. Swift cannot
+// call C's variadic functions, so curl_easy_setopt and curl_easy_getinfo get one typed entry each.
+// Written for the benchmarks; the constants are libcurl's documented values.
+#ifndef CRAWCURL_H
+#define CRAWCURL_H
+
+#include <stddef.h>
+
+/// CURLOPT_URL and the other string options (libcurl copies the text).
+#define RAWCURL_OPT_URL 10002
+#define RAWCURL_OPT_WRITEDATA 10001
+#define RAWCURL_OPT_HTTPHEADER 10023
+#define RAWCURL_OPT_COPYPOSTFIELDS 10165
+#define RAWCURL_OPT_POSTFIELDSIZE 60
+#define RAWCURL_OPT_NOSIGNAL 99
+#define RAWCURL_OPT_PRIVATE 10103
+#define RAWCURL_MOPT_MAX_HOST_CONNECTIONS 7
+
+/// The write callback: libcurl hands the body over in pieces.
+typedef size_t (*rawcurl_write)(char *bytes, size_t size, size_t count, void *user);
+
+/// Opens libcurl.so.4 once and looks up every function below; 0 when all are there.
+int rawcurl_open(void);
+
+void *rawcurl_easy_init(void);
+void rawcurl_easy_cleanup(void *easy);
+int rawcurl_set_long(void *easy, int option, long value);
+int rawcurl_set_pointer(void *easy, int option, const void *value);
+int rawcurl_set_write(void *easy, rawcurl_write callback);
+/// CURLINFO_RESPONSE_CODE.
+long rawcurl_status(void *easy);
+/// CURLINFO_PRIVATE: what was set with RAWCURL_OPT_PRIVATE.
+void *rawcurl_private(void *easy);
+
+void *rawcurl_multi_init(void);
+void rawcurl_multi_cleanup(void *multi);
+int rawcurl_multi_set_long(void *multi, int option, long value);
+int rawcurl_multi_add(void *multi, void *easy);
+int rawcurl_multi_remove(void *multi, void *easy);
+int rawcurl_multi_perform(void *multi, int *running);
+int rawcurl_multi_poll(void *multi, int timeout_ms);
+int rawcurl_multi_wakeup(void *multi);
+/// The next finished transfer: its handle, with its CURLcode in `code`; NULL when none is left.
+void *rawcurl_multi_finished(void *multi, int *code);
+
+void *rawcurl_list_append(void *list, const char *line);
+void rawcurl_list_free(void *list);
+
+#endif
