@@ -207,9 +207,10 @@
                 let p99 = latencies[latencies.count * 99 / 100]
                 let growth = max(0, memory.peakBytes - memory.baselineBytes) / 1_048_576
                 print("CurlTransport beside 8 abandoned fast bodies: small calls p50 \(p50), p99 \(p99); resident growth \(growth) MiB")
-                // The issue's target is 50 ms; measured 17–59 ms over runs on this 2-core machine (one
-                // loop thread copies the 8 fast bodies while they last). URLSessionTransport: seconds.
-                #expect(p99 <= .milliseconds(100))
+                // Issue 23's target. Measured 7–18.5 ms over 8 runs on this 2-core machine at a load
+                // of 3–8, since a transfer takes at most 64 KiB per round of the loop while others run
+                // (21–52 ms before). URLSessionTransport: seconds.
+                #expect(p99 <= .milliseconds(50))
                 // Each abandoned body may hold its 8 MiB limit until it is cut; 16 MiB of slack for the rest.
                 #expect(growth <= 8 * 8 + 16)
             }
