@@ -209,7 +209,6 @@ final class StreamReader<Element: Sendable> {
 extension HTTPClientError {
     /// A failure a reconnection may cure: the connection could not be made or was lost.
     var isConnectionLoss: Bool {
-        if case .transport = self { return true }
-        return false
+        if case .transport = self { true } else { false }
     }
 }
