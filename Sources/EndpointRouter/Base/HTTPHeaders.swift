@@ -73,19 +73,11 @@ public struct HTTPHeaders: Sendable, Hashable {
 
     /// Replaces every field named `name` with one field, at the position of the first.
     public mutating func replace(name: String, value: String) {
-        if let first = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
-            fields[first] = Field(name: name, value: value)
-            var index = fields.index(after: first)
-            while index < fields.endIndex {
-                if fields[index].name.caseInsensitiveEquals(name) {
-                    fields.remove(at: index)
-                } else {
-                    index = fields.index(after: index)
-                }
-            }
-        } else {
-            add(name: name, value: value)
+        guard let first = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) else {
+            return add(name: name, value: value)
         }
+        fields[first] = Field(name: name, value: value)
+        fields[(first + 1)...].removeAll { $0.name.caseInsensitiveEquals(name) }
     }
 
     /// Removes every field named `name` (any casing).

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Writes parameters as `application/x-www-form-urlencoded` pairs, the format of both URL queries
 /// and form bodies.
 ///

@@ -14,21 +14,20 @@ enum DefaultCoders {
 
     private static let coders = Locked(Coders())
 
-    static func decoder(for type: Any.Type) -> JSONDecoder {
-        coders.withLock { coders in
-            if let decoder = coders.decoders[ObjectIdentifier(type)] { return decoder }
-            let decoder = JSONDecoder()
-            coders.decoders[ObjectIdentifier(type)] = decoder
-            return decoder
-        }
-    }
+    static func decoder(for type: Any.Type) -> JSONDecoder { coder(\.decoders, for: type, JSONDecoder.init) }
 
-    static func encoder(for type: Any.Type) -> JSONEncoder {
+    static func encoder(for type: Any.Type) -> JSONEncoder { coder(\.encoders, for: type, JSONEncoder.init) }
+
+    private static func coder<Coder>(
+        _ kind: WritableKeyPath<Coders, [ObjectIdentifier: Coder]>,
+        for type: Any.Type,
+        _ make: () -> Coder
+    ) -> Coder {
         coders.withLock { coders in
-            if let encoder = coders.encoders[ObjectIdentifier(type)] { return encoder }
-            let encoder = JSONEncoder()
-            coders.encoders[ObjectIdentifier(type)] = encoder
-            return encoder
+            if let coder = coders[keyPath: kind][ObjectIdentifier(type)] { return coder }
+            let coder = make()
+            coders[keyPath: kind][ObjectIdentifier(type)] = coder
+            return coder
         }
     }
 }

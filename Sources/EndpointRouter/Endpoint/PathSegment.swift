@@ -1,5 +1,3 @@
-import Foundation
-
 /// Escapes one interpolated value as a single path segment.
 ///
 /// Everything but letters, digits and `-._~` is percent-encoded, including `/`, `\`, `?`, `#` and

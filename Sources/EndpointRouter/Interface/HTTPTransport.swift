@@ -1,5 +1,3 @@
-import Foundation
-
 /// Moves the bytes of one exchange: sends one request, returns the response head and delivers the
 /// body into the sink. The only place that does network I/O.
 ///

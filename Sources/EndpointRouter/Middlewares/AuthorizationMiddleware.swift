@@ -86,13 +86,7 @@ extension EndpointOptions {
         get { self[CredentialHeaders.self] }
         set { self[CredentialHeaders.self] = newValue }
     }
-}
 
-private enum CredentialHeaders: EndpointOptionKey {
-    static let defaultValue: Set<String> = []
-}
-
-extension EndpointOptions {
     /// Names of the query items an ``AuthorizationMiddleware`` put a credential in (`Credential.query`),
     /// exactly as written. Like ``credentialHeaders``: redacted in logs and recordings, and taken out of
     /// the URL a cache entry is keyed and stored under, into its partition. Not public, for the same
@@ -101,6 +95,10 @@ extension EndpointOptions {
         get { self[CredentialQueryItems.self] }
         set { self[CredentialQueryItems.self] = newValue }
     }
+}
+
+private enum CredentialHeaders: EndpointOptionKey {
+    static let defaultValue: Set<String> = []
 }
 
 private enum CredentialQueryItems: EndpointOptionKey {

@@ -74,13 +74,13 @@ public struct CachingMiddleware: HTTPMiddleware {
         let requestControl = CacheControl(request.headers)
         let stored = policy == .reloadIgnoringCache ? nil : cache.entry(for: key).flatMap { $0.matches(request) ? $0 : nil }
         guard let stored else {
-            return try await fetch(request, context: context, next: next, key: key)
+            return store(try await next(request, context), for: request, key: key, context: context)
         }
         if policy == .returnCacheElseLoad || (!requestControl.noCache && stored.isFresh(at: cache.now())) {
             return stored.response(at: cache.now())
         }
         guard stored.hasValidators else {
-            return try await fetch(request, context: context, next: next, key: key)
+            return store(try await next(request, context), for: request, key: key, context: context)
         }
         var conditional = request
         if let etag = stored.headers["ETag"] { conditional.headers["If-None-Match"] = etag }
@@ -96,12 +96,6 @@ public struct CachingMiddleware: HTTPMiddleware {
             cache.store(refreshed)
         }
         return refreshed.response(at: cache.now())
-    }
-
-    private func fetch(_ request: HTTPRequest, context: RequestContext, next: Next, key: String) async throws(HTTPClientError)
-        -> HTTPResponse
-    {
-        store(try await next(request, context), for: request, key: key, context: context)
     }
 
     /// Stores `response` when the rules allow; returns it unchanged either way. The stored URL loses

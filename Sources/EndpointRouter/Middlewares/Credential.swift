@@ -54,9 +54,7 @@ public enum Credential: Sendable, Hashable {
         }
         return result
     }
-}
 
-extension Credential {
     /// Splits an encoded query into the items not named in `names` (as encoded, in order) and the
     /// decoded name and value of those that are. Names match exactly after percent-decoding, as
     /// ``query(name:value:)`` writes them: the one rule for finding a query credential again.

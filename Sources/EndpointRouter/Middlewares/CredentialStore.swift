@@ -144,18 +144,12 @@ public actor CredentialStore {
 
     private func finishRefresh(_ outcome: CredentialRefresh) {
         refreshing = nil
-        generation += 1
         switch outcome {
-        case .refreshed(let credential):
-            current = credential
-            loaded = true
-            lastRefreshSucceeded = true
+        case .refreshed(let credential): set(credential)
         case .failed:
+            generation += 1
             lastRefreshSucceeded = false
-        case .loggedOut:
-            current = nil
-            loaded = false
-            lastRefreshSucceeded = false
+        case .loggedOut: logOut()
         }
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 extension EndpointOptions {
     /// Whether ``RetryMiddleware`` may send this endpoint's request again: `nil` (the default)
     /// decides by method — idempotent ones only —, `true` allows it for any method (a POST whose

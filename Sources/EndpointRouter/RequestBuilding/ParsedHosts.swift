@@ -1,5 +1,3 @@
-import Foundation
-
 /// The checked split of each `host` string seen (`("https://api.example.com:8080", "/base")`), so
 /// that a request of a service re-parses its constant host with `URLComponents` once per process
 /// instead of once per request (about 15 µs on swift-corelibs-foundation).

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The keys leading to the value a call asked for with `at:`, set only while one body is decoded.
 /// A task-local rather than the decoder's `userInfo`, because an endpoint may share one decoder
 /// between calls running at the same time.

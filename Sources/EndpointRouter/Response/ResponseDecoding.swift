@@ -40,9 +40,7 @@ enum ResponseDecoding {
             return .failure(.decodingFailed(raw, DecodingFailure.describe(error, type: T.self, body: received.body)))
         }
     }
-}
 
-extension ResponseDecoding {
     /// Decodes the value under `keyPath` (keys joined by dots) with `decoder`; `Data`, `String` and
     /// ``EmptyResponse`` get no special treatment there, since the value is a part of a JSON document.
     private static func decode<T: Decodable>(

@@ -1,5 +1,3 @@
-import Foundation
-
 extension HTTPClient {
     /// Every page of a listing whose responses name the next page in an RFC 8288 `Link` header, as
     /// GitHub's API does: `Link: <https://api.github.com/organizations/1/repos?page=2>; rel="next"`.

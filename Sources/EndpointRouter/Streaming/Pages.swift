@@ -162,7 +162,10 @@ public struct Pages<Page: Decodable & SendableMetatype>: AsyncSequence, Sendable
                             + "with its origin. To page across origins, derive each next endpoint with pages(of:maxPages:next:)",
                         url: current)
                 }
-                return call.replacingURL(url)
+                // The same call for the page at `url`: same method, headers, body and policies.
+                var next = call
+                next.request.url = url
+                return next
             }
         }
 
@@ -215,14 +218,5 @@ private struct SentRequest: Hashable {
         } else {
             pathAndQuery = request.url.absoluteString
         }
-    }
-}
-
-extension Call {
-    /// The same call for the page at `url`: same method, headers, body and policies.
-    func replacingURL(_ url: URL) -> Call {
-        var call = self
-        call.request.url = url
-        return call
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Whether ``HTTPClient/events(limits:reconnect:headers:middlewares:)`` reconnects when the
 /// connection is lost, as a browser's `EventSource` does.
 ///

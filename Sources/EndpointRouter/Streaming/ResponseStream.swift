@@ -115,11 +115,7 @@ final class StreamReader<Element: Sendable> {
 
     nonisolated(nonsending) func next() async throws(HTTPClientError) -> Element? {
         while true {
-            if nextPending < pending.count {
-                let element = pending[nextPending]
-                nextPending += 1
-                return element
-            }
+            if let element = takePending() { return element }
             pending.removeAll(keepingCapacity: true)
             nextPending = 0
             guard let (stream, _) = connection else {
@@ -213,7 +209,6 @@ final class StreamReader<Element: Sendable> {
 extension HTTPClientError {
     /// A failure a reconnection may cure: the connection could not be made or was lost.
     var isConnectionLoss: Bool {
-        if case .transport = self { return true }
-        return false
+        if case .transport = self { true } else { false }
     }
 }

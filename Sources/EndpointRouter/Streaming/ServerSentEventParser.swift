@@ -252,11 +252,7 @@ public struct ServerSentEventParser: Sendable {
 
     /// The field names the spec acts on, recognised from bytes without making a `String`.
     private enum Field {
-        case data
-        case event
-        case id
-        case retry
-        case other
+        case data, event, id, retry, other
 
         /// The field named by the first `length` bytes of `line`.
         @inline(__always)

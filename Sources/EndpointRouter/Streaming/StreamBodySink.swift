@@ -25,8 +25,7 @@ final class StreamBodySink: ResponseBodySink, Sendable {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {
-        guard !bytes.isEmpty else { return }
-        try perform(machine.withLock { $0.pieceReceived(Data(bytes)) })
+        try write(Data(bytes))
     }
 
     func write(_ data: Data) throws(HTTPClientError) {

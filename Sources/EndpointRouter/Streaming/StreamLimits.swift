@@ -49,9 +49,7 @@ public struct StreamLimits: Sendable, Hashable {
         self.idleTimeout = idleTimeout
         self.totalTimeout = totalTimeout
     }
-}
 
-extension StreamLimits {
     /// Why these limits cannot be used, or `nil`; see the type's description.
     var problem: HTTPClientError? {
         if bufferSize <= 0 {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// How one streamed response ended, for a middleware that asked with
 /// ``RequestContext/onStreamEnd(_:)``: logging writes it, metrics report it.
 ///

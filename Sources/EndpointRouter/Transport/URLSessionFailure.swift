@@ -71,45 +71,40 @@ struct URLSessionFailure {
                     + "check that the URL points at an HTTP server (not TLS or another protocol on that port)."
             )
         case .unknown:
-            if text.contains("too large") || text.contains("out of memory") {
-                return (
-                    .cannotParseResponse,
-                    "The response headers are larger than URLSession accepts "
-                        + "(libcurl's limit is 300 KiB on Linux); the server must send fewer or shorter headers."
-                )
-            }
-            if text.contains("failed writing header") {
-                // corelibs decodes every header line as UTF-8 and aborts the transfer when one is not; a
-                // blank redirect `Location` ends the same way.
-                return (
-                    .cannotParseResponse,
-                    "URLSession on Linux could not read a response header: a header "
-                        + "that is not UTF-8 text, or a redirect with a blank Location. The server must send header "
-                        + "values in ASCII (RFC 9110 §5.5)."
-                )
-            }
-            if text.contains("certificate") {
-                return (
-                    .serverCertificateUntrusted,
-                    "The server's TLS certificate is not trusted (URLSession on Linux "
-                        + "trusts the system CA store only); use a certificate from a trusted CA or add the CA to the system store."
-                )
-            }
-            if text.contains("ssl") || text.contains("tls") {
-                return (
-                    .secureConnectionFailed,
-                    "The TLS handshake failed; check that the server speaks TLS on "
-                        + "this port with a protocol version and cipher the system's OpenSSL accepts."
-                )
-            }
-            if text.contains("header") {
-                return (.cannotParseResponse, "A response header line is malformed; the server's answer is not valid HTTP.")
-            }
-            return nil
+            return Self.unknownCauses.first { $0.clues.contains { text.contains($0) } }.map { ($0.code, $0.sentence) }
         default:
             return nil
         }
     }
+
+    /// What libcurl's text says about a failure URLSession reports as `.unknown`, checked in order:
+    /// the first entry with a clue in the text names the cause.
+    private static let unknownCauses: [(clues: [String], code: URLError.Code, sentence: String)] = [
+        (
+            ["too large", "out of memory"], .cannotParseResponse,
+            "The response headers are larger than URLSession accepts "
+                + "(libcurl's limit is 300 KiB on Linux); the server must send fewer or shorter headers."
+        ),
+        // corelibs decodes every header line as UTF-8 and aborts the transfer when one is not; a
+        // blank redirect `Location` ends the same way.
+        (
+            ["failed writing header"], .cannotParseResponse,
+            "URLSession on Linux could not read a response header: a header "
+                + "that is not UTF-8 text, or a redirect with a blank Location. The server must send header "
+                + "values in ASCII (RFC 9110 §5.5)."
+        ),
+        (
+            ["certificate"], .serverCertificateUntrusted,
+            "The server's TLS certificate is not trusted (URLSession on Linux "
+                + "trusts the system CA store only); use a certificate from a trusted CA or add the CA to the system store."
+        ),
+        (
+            ["ssl", "tls"], .secureConnectionFailed,
+            "The TLS handshake failed; check that the server speaks TLS on "
+                + "this port with a protocol version and cipher the system's OpenSSL accepts."
+        ),
+        (["header"], .cannotParseResponse, "A response header line is malformed; the server's answer is not valid HTTP."),
+    ]
 
     private func duringTheBody(_ code: URLError.Code, _ text: String) -> (URLError.Code, String)? {
         guard code == .unknown || code == .networkConnectionLost else { return nil }
