@@ -33,6 +33,15 @@ final class StreamBodySink: ResponseBodySink, Sendable {
         try perform(machine.withLock { $0.pieceReceived(data) })
     }
 
+    /// Whether the transport may write the next piece now, without waiting.
+    func hasRoom() throws(HTTPClientError) -> Bool {
+        switch machine.withLock({ $0.demandAsked() }) {
+        case .room: return true
+        case .wait: return false
+        case .failure(let error): throw error
+        }
+    }
+
     func waitForDemand() async throws(HTTPClientError) {
         while true {
             let demand = machine.withLock { $0.demandAsked() }

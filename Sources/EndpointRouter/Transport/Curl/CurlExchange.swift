@@ -21,6 +21,8 @@
         let request: HTTPRequest
         private let context: RequestContext
         private let sink: any ResponseBodySink
+        /// The sink, when it can tell at once whether it has room (a stream's).
+        private let immediateDemand: (any ImmediateDemandSink)?
         private let options: CurlTransport.Configuration
         private let loop: CurlLoop
         private var machine: CurlExchangeState<Continuation>
@@ -45,6 +47,7 @@
             self.request = request
             self.context = context
             self.sink = sink
+            immediateDemand = sink as? any ImmediateDemandSink
             self.options = options
             self.loop = loop
             machine = CurlExchangeState(sinkWaits: !(sink is any WholeBodySink))
@@ -295,6 +298,11 @@
         /// Asks the sink, in a task, whether it has room for the next piece; the answer comes back
         /// to the loop as a command. A stream's consumer that left ends the exchange this way too.
         private func askForDemandAfterPiece() {
+            // A sink with room says so here: no task and no loop wake-up per piece.
+            if let immediateDemand, (try? immediateDemand.hasRoom()) == true {
+                perform(machine.demand())
+                return
+            }
             let sink = self.sink
             let loop = self.loop
             Task { [self] in
@@ -349,6 +357,15 @@
     protocol WholeBodySink: ResponseBodySink {}
     extension MemoryBodySink: WholeBodySink {}
     extension FileBodySink: WholeBodySink {}
+
+    /// Sinks that can tell at once, on the loop thread, whether they have room for the next piece,
+    /// so that a stream with room costs no task, no loop wake-up and no pause per piece; only a full
+    /// one is asked ``ResponseBodySink/waitForDemand()`` in a task.
+    protocol ImmediateDemandSink: ResponseBodySink {
+        /// Whether the next piece may be written now; throws what ended the stream.
+        func hasRoom() throws(HTTPClientError) -> Bool
+    }
+    extension StreamBodySink: ImmediateDemandSink {}
 
     private func exchange(_ user: UnsafeMutableRawPointer?) -> CurlExchange? {
         user.map { Unmanaged<CurlExchange>.fromOpaque($0).takeUnretainedValue() }
