@@ -296,6 +296,19 @@
             #expect(log.contains("h2-request"), "\(log)")
         }
 
+        /// Plain `http://` stays HTTP/1.1: HTTP/2 is taken only when a TLS server offers it, never
+        /// by an `Upgrade: h2c` a plain server might mishandle.
+        @Test func plainHTTPStaysHTTP11WithoutAnUpgrade() async throws {
+            let server = try TestServer { _ in .json(#"{"ok":true}"#) }
+            defer { server.stop() }
+            let result = await TestEndpoint(host: server.baseURL, endpoint: "items", transport: try CurlTransport())
+                .request(type: String.self)
+            #expect((try? result.get()) == #"{"ok":true}"#, "\(result)")
+            let request = try #require(server.requests.first)
+            #expect(request.version == "HTTP/1.1")
+            #expect(!request.headers.contains { ["upgrade", "http2-settings"].contains($0.name.lowercased()) }, "\(request.headers)")
+        }
+
         @Test func aPinnedKeyIsAcceptedAndAnyOtherRefused() async throws {
             let server = try await SelfSignedTLSServer.start()
             defer { server.stop() }
@@ -395,6 +408,51 @@
                 .request(type: String.self)
             #expect((try? unproxied.get()) == #"{"via":"direct"}"#, "\(unproxied)")
             #expect(proxy.requests.count == 2)
+        }
+
+        /// `no_proxy=*` sends every host direct, as libcurl reads it, whatever proxy is named.
+        @Test func noProxyStarReachesEveryHostDirectly() async throws {
+            let proxy = try TestServer { _ in .json(#"{"via":"proxy"}"#) }
+            defer { proxy.stop() }
+            let direct = try TestServer { _ in .json(#"{"via":"direct"}"#) }
+            defer { direct.stop() }
+            let transport = try CurlTransport(
+                configuration: .init(), environment: ["http_proxy": proxy.baseURL, "all_proxy": proxy.baseURL, "no_proxy": "*"])
+            let result = await TestEndpoint(host: direct.baseURL, endpoint: "items", transport: transport).request(type: String.self)
+            #expect((try? result.get()) == #"{"via":"direct"}"#, "\(result)")
+            #expect(proxy.requests.isEmpty)
+        }
+
+        /// Whatever the proxy setting holds — nothing listening, no host, an unknown scheme, a port out
+        /// of range, a control character — a call ends with a typed transport error in bounded time,
+        /// and the proxy's password is in no message.
+        @Test(arguments: [
+            "http://user:s3cret@127.0.0.1:9", "http://user:s3cret@", "gopher9://user:s3cret@127.0.0.1:9",
+            "http://user:s3cret@127.0.0.1:99999", "http://user:s3cret@127.0.0.1\u{0}:9", "http://user:s3cret@[::1",
+        ])
+        func aBadProxyFailsTypedWithoutItsPassword(_ proxy: String) async throws {
+            let server = try TestServer { _ in .json(#"{"via":"direct"}"#) }
+            defer { server.stop() }
+            for transport in [
+                try CurlTransport(configuration: .init(proxy: proxy)),
+                try CurlTransport(configuration: .init(), environment: ["http_proxy": proxy]),
+            ] {
+                let started = ContinuousClock.now
+                let result = await TestEndpoint(host: server.baseURL, endpoint: "items", timeout: 10, transport: transport)
+                    .request(type: String.self)
+                guard case .failure(let error) = result else {
+                    Issue.record("a call through \(proxy.debugDescription) succeeded: \(result)")
+                    continue
+                }
+                guard case .transport = error else {
+                    Issue.record("not a transport error: \(error)")
+                    continue
+                }
+                #expect(!"\(error)".contains("s3cret"), "\(error)")
+                #expect(!error.localizedDescription.contains("s3cret"), "\(error.localizedDescription)")
+                #expect(ContinuousClock.now - started < .seconds(10))
+            }
+            #expect(server.requests.isEmpty)
         }
 
         @Test func theEnvironmentIsReadWithLibcurlsPrecedence() {

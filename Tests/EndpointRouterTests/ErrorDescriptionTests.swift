@@ -38,6 +38,19 @@ struct ErrorDescriptionTests {
         #expect(RedactedURL.text(of: input) == expected)
     }
 
+    /// A sentence quoting URLs (libcurl's about a proxy) keeps everything but their passwords.
+    @Test(arguments: [
+        ("Unsupported proxy scheme for 'gopher9://u:pw@127.0.0.1:9'", "Unsupported proxy scheme for 'gopher9://<redacted>@127.0.0.1:9'"),
+        ("Unsupported proxy syntax in 'http://u:pw@'", "Unsupported proxy syntax in 'http://<redacted>@'"),
+        ("from http://a:b@x/p@q to https://c@d.example", "from http://<redacted>@x/p@q to https://<redacted>@d.example"),
+        ("Could not resolve proxy: proxy.example", "Could not resolve proxy: proxy.example"),
+        ("no authority: http:// then @ later", "no authority: http:// then @ later"),
+        ("", ""),
+    ])
+    func credentialsHiddenInASentence(_ input: String, _ expected: String) {
+        #expect(RedactedURL.hidingCredentials(in: input) == expected)
+    }
+
     @Test func unacceptableStatusShowsNeitherQueryValuesNorUserinfoNorBody() throws {
         let url = try #require(URL(string: "https://user:hunter2@api.example.com/v1/login?api_key=K3Y&token=T0K"))
         let body = Data(#"{"password":"hunter2"}"#.utf8)

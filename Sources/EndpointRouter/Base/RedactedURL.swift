@@ -39,6 +39,24 @@ package enum RedactedURL {
         return output
     }
 
+    /// `text` with the userinfo of every `scheme://user:password@host` in it replaced: for a
+    /// sentence that quotes a URL, such as libcurl's "Unsupported proxy scheme for
+    /// 'http://user:password@proxy'", whose proxy the caller configured with its password.
+    package static func hidingCredentials(in text: String) -> String {
+        var output = ""
+        var rest = Substring(text)
+        while let separator = rest.range(of: "://") {
+            output += rest[..<separator.upperBound]
+            rest = rest[separator.upperBound...]
+            let authority = rest.prefix { !"/\\'\" \t\r\n<>".contains($0) }
+            if let at = authority.lastIndex(of: "@") {
+                output += placeholder
+                rest = rest[at...]
+            }
+        }
+        return output + rest
+    }
+
     /// `scheme://REDACTED@host/path` for `scheme://user:password@host/path`; other text unchanged.
     private static func withoutUserInfo(_ text: Substring) -> String {
         guard let schemeEnd = text.range(of: "://") else { return String(text) }

@@ -18,7 +18,8 @@
         var error: HTTPClientError {
             if code == CurlCode.timedOut { return .timedOut }
             let (urlCode, sentence) = classified
-            return .transport(urlCode, sentence + " (libcurl: \(libcurlText))", url: url)
+            // libcurl quotes a proxy URL it cannot use, password included.
+            return .transport(urlCode, sentence + " (libcurl: \(RedactedURL.hidingCredentials(in: libcurlText)))", url: url)
         }
 
         private var classified: (URLError.Code, String) {

@@ -188,7 +188,8 @@ public final class CurlTransport: HTTPTransport {
         func apply(to easy: UnsafeMutableRawPointer, scheme: String?) -> Bool {
             var ok = true
             func set(_ option: Int32, _ text: String) {
-                ok = ok && text.withCString { libcurl_easy_setopt_pointer(easy, option, $0) } == 0
+                // A NUL would cut the value short where libcurl reads it: refused, not truncated.
+                ok = ok && !text.utf8.contains(0) && text.withCString { libcurl_easy_setopt_pointer(easy, option, $0) } == 0
             }
             // Always set, so libcurl does not read the environment itself on the loop thread.
             set(CurlOption.proxy, proxy ?? environmentProxies.proxy(forScheme: scheme))
