@@ -7,7 +7,7 @@
     /// with none of its own, and `no_proxy`/`NO_PROXY`. The transport then sets the result on each
     /// transfer itself, so libcurl never reads the environment while the app may be changing it, and
     /// a test can hand in an environment of its own.
-    struct ProxyEnvironment: Sendable, Equatable {
+    struct ProxyEnvironment: Sendable {
         var http: String?
         var https: String?
         var noProxy: String?
