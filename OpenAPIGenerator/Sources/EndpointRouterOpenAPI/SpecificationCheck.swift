@@ -173,21 +173,15 @@ extension DocumentValue: Encodable {
     /// The value as JSON, so that OpenAPIKit can read the tree the pre-pass fixed.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-        case .null:
+        case .null, .bool, .integer, .number, .string:
             var container = encoder.singleValueContainer()
-            try container.encodeNil()
-        case .bool(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .integer(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .number(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .string(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
+            switch self {
+            case .bool(let value): try container.encode(value)
+            case .integer(let value): try container.encode(value)
+            case .number(let value): try container.encode(value)
+            case .string(let value): try container.encode(value)
+            default: try container.encodeNil()
+            }
         case .array(let elements):
             var container = encoder.unkeyedContainer()
             for element in elements { try container.encode(element) }
