@@ -159,10 +159,14 @@ struct StreamingConformanceTests {
                 "[streaming] \(transport.name) soak: \(received) events (\(consumedBytes / 1024) KiB of data) read, "
                     + "server sent \(sent / 1024) KiB, peak RSS growth \(growth / 1024) KiB "
                     + "(bound \((limits.bufferSize + slack) / 1024) KiB), outcome \(outcome.map { "\($0)" } ?? "ran to the end")")
-            // Whatever the transport, memory never grows past the read-ahead buffer plus noise.
+            // The process's resident memory says something only with nothing running beside this test:
+            // CI runs this suite alone and says so with ENDPOINTROUTER_ALONE; a plain `swift test` runs
+            // every suite in one process, where other suites' bodies grew it by 69-130 MB. The bound per
+            // stream, what the server sent ahead of the reader, is checked below in every run.
+            let alone = ProcessInfo.processInfo.environment["ENDPOINTROUTER_ALONE"] != nil
             if transport.pullsBody {
-                #expect(growth <= limits.bufferSize + slack)
-            } else {
+                if alone { #expect(growth <= limits.bufferSize + slack) }
+            } else if alone {
                 // Seen once in four runs on Linux: RecordingTransport(URLSessionTransport) grew 97 MiB (the
                 // server had sent 283 MiB) before the `.responseTooLarge` ended it; alone it stayed at 13 MiB.
                 // Not understood yet, so recorded rather than hidden.
