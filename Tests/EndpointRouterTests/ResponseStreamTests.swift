@@ -94,8 +94,11 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
 
 @Suite("Streaming responses: events, lines, JSON lines and bytes", .timeLimit(.minutes(1)))
 struct ResponseStreamTests {
-    static func endpoint(_ transport: any HTTPTransport, middlewares: [any HTTPMiddleware] = [], timeout: TimeInterval? = 5) -> TestEndpoint
-    {
+    // 30 s, not 5: no test here waits for this deadline, and in a plain `swift test` the throughput
+    // suites beside these kept scripted streams waiting past 5 s on a loaded 2-core machine.
+    static func endpoint(
+        _ transport: any HTTPTransport, middlewares: [any HTTPMiddleware] = [], timeout: TimeInterval? = 30
+    ) -> TestEndpoint {
         TestEndpoint(
             host: "https://stream.example.com", endpoint: "events", timeout: timeout, transport: transport, middlewares: middlewares)
     }
