@@ -49,12 +49,7 @@ struct LineSplitter: Sendable {
     ) throws(HTTPClientError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         let end = bytes.count
-        var start = 0
-        if !byteOrderMark.isPastStart {
-            let (skip, released) = byteOrderMark.advance(over: bytes)
-            start = skip
-            pending.append(contentsOf: released)
-        }
+        var start = byteOrderMark.skip(in: bytes, releasingInto: &pending)
         while start < end {
             guard let lineFeed = ByteScanning.firstLineFeed(in: base, from: start, to: end) else {
                 let length = pending.count + (end - start)

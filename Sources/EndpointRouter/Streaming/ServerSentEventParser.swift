@@ -79,12 +79,7 @@ public struct ServerSentEventParser: Sendable {
         var events: [ServerSentEvent] = []
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return events }
         let end = bytes.count
-        var start = 0
-        if !byteOrderMark.isPastStart {
-            let (skip, released) = byteOrderMark.advance(over: bytes)
-            start = skip
-            pendingLine.append(contentsOf: released)
-        }
+        var start = byteOrderMark.skip(in: bytes, releasingInto: &pendingLine)
         if previousChunkEndedInCR, start < end {
             previousChunkEndedInCR = false
             if base.load(fromByteOffset: start, as: UInt8.self) == ByteScanning.lineFeed { start += 1 }
