@@ -41,10 +41,7 @@ extension HTTPClient {
             middlewares: [any HTTPMiddleware] = []
         ) async -> Result<T, HTTPClientError>
     {
-        switch await response(type: type, at: keyPath, timeout: timeout, headers: headers, middlewares: middlewares) {
-        case .success(let response): .success(response.value)
-        case .failure(let error): .failure(error)
-        }
+        await response(type: type, at: keyPath, timeout: timeout, headers: headers, middlewares: middlewares).map(\.value)
     }
 
     /// Like ``request(type:at:timeout:headers:middlewares:)``, with the status code, headers and raw
