@@ -179,13 +179,7 @@ final class FileBodySink: ResponseBodySink {
     /// Writes what `pending` holds and empties it, keeping its storage for the next pieces.
     private static func flush(_ pending: inout [UInt8], to descriptor: Int32, url: URL) throws(HTTPClientError) {
         guard !pending.isEmpty else { return }
-        do {
-            try pending.withUnsafeBytes { buffer in try writeAll(buffer, to: descriptor, url: url) }
-        } catch let error as HTTPClientError {
-            throw error
-        } catch {
-            throw .transport(.cannotWriteToFile, "cannot write the download to \(url.path): \(error.localizedDescription)", url: url)
-        }
+        try pending.withBytes { buffer throws(HTTPClientError) in try writeAll(buffer, to: descriptor, url: url) }
         pending.removeAll(keepingCapacity: true)
     }
 

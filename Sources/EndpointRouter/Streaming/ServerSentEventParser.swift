@@ -120,11 +120,7 @@ public struct ServerSentEventParser: Sendable {
     ///
     /// - Throws: `.responseTooLarge(limit: maxEventSize)`, as `parse(_:)`.
     public mutating func parse(_ data: Data) throws(HTTPClientError) -> [ServerSentEvent] {
-        // `withUnsafeBytes` rethrows as `any Error`; a `Result` carries the typed error across it.
-        let result = data.withUnsafeBytes { bytes in
-            Result { () throws(HTTPClientError) in try parse(bytes) }
-        }
-        return try result.get()
+        try data.withBytes { bytes throws(HTTPClientError) in try parse(bytes) }
     }
 
     /// The end of one connection's stream: the incomplete event (no blank line yet) is dropped, as the spec says.
