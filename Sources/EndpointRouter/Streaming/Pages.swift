@@ -111,12 +111,9 @@ public struct Pages<Page: Decodable & SendableMetatype>: AsyncSequence, Sendable
         /// ```
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPClientError) -> Page? {
             guard let upcoming else { return nil }
-            guard delivered < maxPages else {
-                self.upcoming = nil
-                return nil
-            }
             // Whatever happens below ends the iteration unless a page arrives and leads on.
             self.upcoming = nil
+            guard delivered < maxPages else { return nil }
             if Task.isCancelled { throw .cancelled }
             let call = try upcoming.get()
             guard sent.insert(SentRequest(call.request)).inserted else {

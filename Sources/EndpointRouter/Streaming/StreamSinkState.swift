@@ -106,7 +106,7 @@ struct StreamSinkState<Waiter, Work> {
         case failure(HTTPClientError)
     }
 
-    private(set) var state = State.awaitingHead(consumer: nil, Tasks())
+    private(set) var state: State
     /// Bytes read ahead of the consumer at most (plus the one piece in hand).
     let capacity: Int
     /// Body bytes received.
@@ -114,11 +114,7 @@ struct StreamSinkState<Waiter, Work> {
     /// When the transport last delivered (or was let go on to read): the idle timeout counts from it.
     private(set) var lastActivity = ContinuousClock.now
 
-    init(capacity: Int) {
-        self.capacity = max(1, capacity)
-    }
-
-    init(_ state: State, capacity: Int) {
+    init(_ state: State = .awaitingHead(consumer: nil, Tasks()), capacity: Int) {
         self.state = state
         self.capacity = max(1, capacity)
     }
