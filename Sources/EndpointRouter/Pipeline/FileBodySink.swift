@@ -120,8 +120,7 @@ final class FileBodySink: ResponseBodySink {
                 state.mode = .finished
                 guard isAcceptable(head.statusCode) else { return (HTTPResponse(head: head), nil) }
                 // An acceptable response with no body: an empty file.
-                let opened = try openFile()
-                guard case .file(let descriptor, let url) = opened else { return (HTTPResponse(head: head), nil) }
+                guard case .file(let descriptor, let url) = try openFile() else { return (HTTPResponse(head: head), nil) }
                 closeDescriptor(descriptor)
                 return (HTTPResponse(head: head, bodyFile: url), TransferProgress(completedBytes: 0, expectedBytes: 0))
             case .finished, .closed:

@@ -90,12 +90,11 @@ public struct ServerSentEventParser: Sendable {
                 pendingLine.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: end - start))
                 break
             }
+            try checkSize(lineLength: pendingLine.count + (lineEnd - start))
             if pendingLine.isEmpty {
                 // The whole line is in this chunk: read it in place.
-                try checkSize(lineLength: lineEnd - start)
                 interpret(UnsafeRawBufferPointer(start: base + start, count: lineEnd - start), into: &events)
             } else {
-                try checkSize(lineLength: pendingLine.count + (lineEnd - start))
                 pendingLine.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: lineEnd - start))
                 // Moved out so that `interpret`, which mutates `self`, does not overlap an access to it.
                 var line: [UInt8] = []

@@ -142,16 +142,10 @@ final class URLSessionExchange: Sendable {
     /// Runs `step` with the sink while the exchange is open; a sink error ends the exchange.
     /// The step runs under the lock so that a body piece is never written after the exchange ended.
     private func deliver(_ step: (inout State) throws(HTTPClientError) -> Void) {
-        let failure = state.withLock { state -> HTTPClientError? in
-            guard !state.finished else { return nil }
-            do throws(HTTPClientError) {
-                try step(&state)
-                return nil
-            } catch {
-                return error
-            }
+        let outcome = state.withLock { state -> Result<Void, HTTPClientError> in
+            state.finished ? .success(()) : Result { () throws(HTTPClientError) in try step(&state) }
         }
-        if let failure { finish(.failure(failure)) }
+        if case .failure(let error) = outcome { finish(.failure(error)) }
     }
 
     private func finish(_ outcome: Outcome) {
