@@ -53,12 +53,21 @@ struct StreamSinkState<Waiter, Work> {
         case consumer(Waiter)
         /// The transport, for room in the buffer.
         case transport(Waiter)
+
+        var waiter: Waiter? {
+            switch self {
+            case .nobody: nil
+            case .consumer(let waiter), .transport(let waiter): waiter
+            }
+        }
     }
 
     /// The exchange's task and the idle and total timeout's watchdog, while the stream runs.
     struct Tasks {
         var exchange: Work?
         var watchdog: Work?
+
+        var all: [Work] { [exchange, watchdog].compactMap { $0 } }
     }
 
     enum State {
@@ -344,17 +353,4 @@ struct StreamSinkState<Waiter, Work> {
             return nil
         }
     }
-}
-
-extension StreamSinkState.Waiting {
-    var waiter: Waiter? {
-        switch self {
-        case .nobody: nil
-        case .consumer(let waiter), .transport(let waiter): waiter
-        }
-    }
-}
-
-extension StreamSinkState.Tasks {
-    var all: [Work] { [exchange, watchdog].compactMap { $0 } }
 }
