@@ -41,7 +41,10 @@ extension HTTPClient {
             middlewares: [any HTTPMiddleware] = []
         ) async -> Result<T, HTTPClientError>
     {
-        await response(type: type, at: keyPath, timeout: timeout, headers: headers, middlewares: middlewares).map(\.value)
+        switch await response(type: type, at: keyPath, timeout: timeout, headers: headers, middlewares: middlewares) {
+        case .success(let response): .success(response.value)
+        case .failure(let error): .failure(error)
+        }
     }
 
     /// Like ``request(type:at:timeout:headers:middlewares:)``, with the status code, headers and raw
