@@ -125,11 +125,11 @@ struct LinkHeaderTests {
 
     @Test func relativeTargetResolvesAgainstTheURLThatAnswered() throws {
         let base = try #require(URL(string: "https://api.example.com/v1/items?page=1"))
-        let pathRelative = try Pages<Data>.Iterator.resolve("items?page=2", against: base, failingURL: base)
+        let pathRelative = try RedirectFollower.resolve("items?page=2", against: base, failingURL: base)
         #expect(pathRelative.absoluteString == "https://api.example.com/v1/items?page=2")
-        let rootRelative = try Pages<Data>.Iterator.resolve("/v2/items?page=2#top", against: base, failingURL: base)
+        let rootRelative = try RedirectFollower.resolve("/v2/items?page=2#top", against: base, failingURL: base)
         #expect(rootRelative.absoluteString == "https://api.example.com/v2/items?page=2")
-        let absolute = try Pages<Data>.Iterator.resolve("HTTPS://api.example.com/v1/items?page=3", against: base, failingURL: base)
+        let absolute = try RedirectFollower.resolve("HTTPS://api.example.com/v1/items?page=3", against: base, failingURL: base)
         #expect(absolute.absoluteString == "https://api.example.com/v1/items?page=3")
     }
 
@@ -137,7 +137,7 @@ struct LinkHeaderTests {
         let base = try #require(URL(string: "https://api.example.com/v1/items"))
         for target in ["ftp://api.example.com/items?page=2", "javascript:alert(1)", "", "   "] {
             #expect(throws: HTTPClientError.self, "\(target)") {
-                try Pages<Data>.Iterator.resolve(target, against: base, failingURL: base)
+                try RedirectFollower.resolve(target, against: base, failingURL: base)
             }
         }
     }

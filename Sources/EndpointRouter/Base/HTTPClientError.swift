@@ -75,39 +75,30 @@ extension HTTPClientError: LocalizedError {
     /// A sentence saying what went wrong and, where it helps, what to do about it.
     public var errorDescription: String? {
         switch self {
-        case .badURL(let reason):
-            return "Bad URL: \(reason)"
+        case .badURL(let reason): return "Bad URL: \(reason)"
         case .invalidPathSegment(let position, .empty):
             return "Path segment \(position) is a value interpolated with `segment:` that is empty, which would "
                 + "address another resource; check the value before building the request."
         case .invalidPathSegment(let position, .dotSegment):
             return "Path segment \(position) is a value interpolated with `segment:` that a server normalising "
                 + "the path would read as '.' or '..' and move up the path with; check the value before building the request."
-        case .invalidHeader(let reason):
-            return "Invalid header: \(reason)"
-        case .encodingFailed(let reason):
-            return "Encoding failed: \(reason)"
-        case .transport(let error):
-            return "Transport error (URLError \(error.code.rawValue)): \(error.localizedDescription)"
-        case .timedOut:
-            return "The request timed out; raise the endpoint's `timeout` or check that the server answers."
-        case .cancelled:
-            return "The request was cancelled."
-        case .invalidResponse:
-            return "The server's answer was not an HTTP response."
+        case .invalidHeader(let reason): return "Invalid header: \(reason)"
+        case .encodingFailed(let reason): return "Encoding failed: \(reason)"
+        case .transport(let error): return "Transport error (URLError \(error.code.rawValue)): \(error.localizedDescription)"
+        case .timedOut: return "The request timed out; raise the endpoint's `timeout` or check that the server answers."
+        case .cancelled: return "The request was cancelled."
+        case .invalidResponse: return "The server's answer was not an HTTP response."
         case .unacceptableStatusCode(let response):
             let url = response.url.map { RedactedURL.text(of: $0) } ?? "the server"
             let body = response.data.isEmpty ? "" : "; its body (\(response.data.count) bytes) is in the error's `response`"
             return "\(url) answered with status \(response.statusCode)\(body)."
-        case .decodingFailed(let response, let reason):
-            return "Could not decode the response of status \(response.statusCode): \(reason)"
+        case .decodingFailed(let response, let reason): return "Could not decode the response of status \(response.statusCode): \(reason)"
         case .responseTooLarge(let limit):
             return "The response body is larger than the limit of \(limit) bytes and was not read further; "
                 + "raise the endpoint's `maxResponseSize`, or use `download(to:)` for large bodies. For a stream "
                 + "(`events()`, `lines()`, …) the limit is one element's (`StreamLimits.maxElementSize`) or, on a "
                 + "transport that cannot pause, the read-ahead buffer's (`StreamLimits.bufferSize`)."
-        case .authorizationFailed(let reason):
-            return "Authorization failed: \(reason)"
+        case .authorizationFailed(let reason): return "Authorization failed: \(reason)"
         }
     }
 }

@@ -116,11 +116,9 @@ public struct Redaction: Sendable, Hashable {
 
     private func redacted(_ object: Any) -> Any {
         if let dictionary = object as? [String: Any] {
-            var result: [String: Any] = [:]
-            for (key, value) in dictionary {
-                result[key] = bodyKeys.contains(key.lowercased()) ? Self.placeholder : redacted(value)
+            return dictionary.reduce(into: [String: Any]()) { result, entry in
+                result[entry.key] = bodyKeys.contains(entry.key.lowercased()) ? Self.placeholder : redacted(entry.value)
             }
-            return result
         }
         if let array = object as? [Any] {
             return array.map(redacted)

@@ -79,18 +79,12 @@ enum ParameterValue {
             return .number(text(of: decimal.decimalValue), isFinite: !decimal.decimalValue.isNaN)
         }
         switch String(cString: number.objCType) {
-        case "B":
-            return .bool(number.boolValue)
-        case "c", "s", "i", "l", "q":
-            return .number("\(number.int64Value)", isFinite: true)
-        case "C", "S", "I", "L", "Q":
-            return .number("\(number.uint64Value)", isFinite: true)
-        case "f":
-            return .number("\(number.floatValue)", isFinite: number.floatValue.isFinite)
-        case "d":
-            return .number("\(number.doubleValue)", isFinite: number.doubleValue.isFinite)
-        default:
-            return .number(number.stringValue, isFinite: number.doubleValue.isFinite)
+        case "B": return .bool(number.boolValue)
+        case "c", "s", "i", "l", "q": return .number("\(number.int64Value)", isFinite: true)
+        case "C", "S", "I", "L", "Q": return .number("\(number.uint64Value)", isFinite: true)
+        case "f": return .number("\(number.floatValue)", isFinite: number.floatValue.isFinite)
+        case "d": return .number("\(number.doubleValue)", isFinite: number.doubleValue.isFinite)
+        default: return .number(number.stringValue, isFinite: number.doubleValue.isFinite)
         }
     }
 

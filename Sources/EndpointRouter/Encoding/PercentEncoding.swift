@@ -116,13 +116,5 @@ enum PercentEncoding {
         }
     }
 
-    static func isHex(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
-            UInt8(ascii: "a")...UInt8(ascii: "f"):
-            return true
-        default:
-            return false
-        }
-    }
+    static func isHex(_ byte: UInt8) -> Bool { hexValue(byte) != nil }
 }

@@ -24,23 +24,23 @@ struct URLEncodedForm {
     func encode(_ fields: [String: String]) -> String {
         var output = ""
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-            Self.appendPair(name: PercentEncoding.encodeComponent(key), value: value, to: &output)
+            Self.appendPair(name: PercentEncoding.encodeComponent(key), value: PercentEncoding.encodeComponent(value), to: &output)
         }
         return output
     }
 
-    /// Appends `name=value` (the value percent-encoded here) with its `&` separator: every pair holds
+    /// Appends `name=value` (both percent-encoded already) with its `&` separator: every pair holds
     /// an `=`, so a non-empty output always ends with a pair.
     private static func appendPair(name: String, value: String, to output: inout String) {
         if !output.isEmpty { output += "&" }
         output += name
         output += "="
-        output += PercentEncoding.encodeComponent(value)
+        output += value
     }
 
     private func append(_ value: Any, name: String, path: String, to output: inout String) throws(HTTPClientError) {
         if let scalar = ParameterValue.commonScalar(value) {
-            Self.appendPair(name: name, value: text(scalar), to: &output)
+            Self.appendPair(name: name, value: PercentEncoding.encodeComponent(text(scalar)), to: &output)
             return
         }
         guard let value = ParameterValue.unwrap(value) else { return }
@@ -53,7 +53,7 @@ struct URLEncodedForm {
         } else if let array = value as? [Any] {
             try append(array, name: name, path: path, to: &output)
         } else if let scalar = ParameterValue.scalar(value) {
-            Self.appendPair(name: name, value: text(scalar), to: &output)
+            Self.appendPair(name: name, value: PercentEncoding.encodeComponent(text(scalar)), to: &output)
         } else {
             throw .encodingFailed(
                 """
@@ -65,15 +65,10 @@ struct URLEncodedForm {
 
     private func append(_ array: [Any], name: String, path: String, to output: inout String) throws(HTTPClientError) {
         switch style.arrays {
-        case .brackets:
-            let elementName = name + "%5B%5D"
-            let elementPath = "\(path)[]"
+        case .brackets, .repeatedKey:
+            let (elementName, elementPath) = style.arrays == .brackets ? (name + "%5B%5D", "\(path)[]") : (name, path)
             for element in array {
                 try append(element, name: elementName, path: elementPath, to: &output)
-            }
-        case .repeatedKey:
-            for element in array {
-                try append(element, name: name, path: path, to: &output)
             }
         case .commaSeparated:
             var joined = ""
@@ -97,12 +92,7 @@ struct URLEncodedForm {
                 isFirst = false
                 joined += PercentEncoding.encodeComponent(text(scalar))
             }
-            if !isFirst {
-                if !output.isEmpty { output += "&" }
-                output += name
-                output += "="
-                output += joined
-            }
+            if !isFirst { Self.appendPair(name: name, value: joined, to: &output) }
         }
     }
 

@@ -52,7 +52,9 @@ public struct MultipartFormData: Sendable, Hashable {
 
     /// The encoded body.
     public func encode() throws(HTTPClientError) -> Data {
-        try validateBoundary()
+        guard (1...70).contains(boundary.utf8.count), boundary.utf8.allSatisfy(Self.boundaryCharacters.contains) else {
+            throw .encodingFailed("the multipart boundary '\(boundary)' is invalid; use 1 to 70 letters, digits or '()+_,-./:=?")
+        }
         let delimiter = Data("--\(boundary)".utf8)
         var body = Data()
         for part in parts {
@@ -107,10 +109,4 @@ public struct MultipartFormData: Sendable, Hashable {
 
     /// RFC 2046 `bcharsnospace`, built once rather than per encode.
     private static let boundaryCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'()+_,-./:=?".utf8)
-
-    private func validateBoundary() throws(HTTPClientError) {
-        guard (1...70).contains(boundary.utf8.count), boundary.utf8.allSatisfy(Self.boundaryCharacters.contains) else {
-            throw .encodingFailed("the multipart boundary '\(boundary)' is invalid; use 1 to 70 letters, digits or '()+_,-./:=?")
-        }
-    }
 }

@@ -38,20 +38,16 @@ public enum RequestBody: Sendable {
     /// The body to send and its `Content-Type`.
     func encoded(with encoder: JSONEncoder) throws(HTTPClientError) -> (body: HTTPRequest.Body, contentType: String) {
         switch self {
-        case .data(let data, let contentType):
-            return (.data(data), contentType)
+        case .data(let data, let contentType): return (.data(data), contentType)
         case .json(let value):
             do {
                 return (.data(try encoder.encode(value)), ContentType.json)
             } catch {
                 throw .encodingFailed("the JSON body of type \(type(of: value)) could not be encoded: \(error)")
             }
-        case .form(let fields):
-            return (.data(Data(URLEncodedForm(style: .default).encode(fields).utf8)), ContentType.form)
-        case .multipart(let form):
-            return (.data(try form.encode()), form.contentType)
-        case .file(let url, let contentType):
-            return (.file(url), contentType)
+        case .form(let fields): return (.data(Data(URLEncodedForm(style: .default).encode(fields).utf8)), ContentType.form)
+        case .multipart(let form): return (.data(try form.encode()), form.contentType)
+        case .file(let url, let contentType): return (.file(url), contentType)
         }
     }
 }

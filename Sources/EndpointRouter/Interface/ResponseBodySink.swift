@@ -54,17 +54,9 @@ public protocol ResponseBodySink: Sendable {
 extension ResponseBodySink {
     /// A sink that holds the whole body never asks a transport to wait.
     public func waitForDemand() async throws(HTTPClientError) {}
-}
 
-extension ResponseBodySink {
     /// Writes `data` as bytes.
     public func write(_ data: Data) throws(HTTPClientError) {
-        do {
-            try data.withUnsafeBytes { buffer in try write(buffer) }
-        } catch let error as HTTPClientError {
-            throw error
-        } catch {
-            throw .transport(.unknown, "the response body could not be written: \(error.localizedDescription)")
-        }
+        try data.withBytes { buffer throws(HTTPClientError) in try write(buffer) }
     }
 }

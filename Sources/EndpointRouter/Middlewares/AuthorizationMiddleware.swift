@@ -60,18 +60,13 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
     /// redirect to another origin, logs and recordings redact it, and the cache partitions by it
     /// without writing it into a key or a file.
     private static func context(_ context: RequestContext, for credential: Credential?) -> RequestContext {
+        var context = context
         switch credential {
-        case .header(let name, _):
-            var context = context
-            context.options.credentialHeaders.insert(name.lowercased())
-            return context
-        case .query(let name, _):
-            var context = context
-            context.options.credentialQueryItems.insert(name)
-            return context
-        case .bearer, .basic, nil:
-            return context
+        case .header(let name, _): context.options.credentialHeaders.insert(name.lowercased())
+        case .query(let name, _): context.options.credentialQueryItems.insert(name)
+        case .bearer, .basic, nil: break
         }
+        return context
     }
 }
 

@@ -37,8 +37,6 @@ struct CachedResponse: Codable, Sendable {
         body.count + zip(headerNames, headerValues).reduce(256) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
     }
 
-    var cacheControl: CacheControl { CacheControl(headers) }
-
     var hasValidators: Bool { headers.contains("ETag") || headers.contains("Last-Modified") }
 
     /// The longest age written or believed, in seconds (about 31 years): keeps the arithmetic finite
@@ -59,7 +57,7 @@ struct CachedResponse: Codable, Sendable {
 
     /// Seconds it stays fresh: `max-age`, else `Expires` minus `Date`; `0` with `no-cache` or neither.
     var freshnessLifetime: Double {
-        let control = cacheControl
+        let control = CacheControl(headers)
         if control.noCache { return 0 }
         if let maxAge = control.maxAge { return Double(maxAge) }
         guard let expiresText = headers["Expires"] else { return 0 }

@@ -68,18 +68,14 @@ public struct CachingMiddleware: HTTPMiddleware {
         else {
             return try await next(request, context)
         }
-        let queryCredentials = context.options.credentialQueryItems
         let key = cache.key(
-            for: request, credentialHeaders: context.options.credentialHeaders, credentialQueryItems: queryCredentials)
-        let requestControl = CacheControl(request.headers)
+            for: request, credentialHeaders: context.options.credentialHeaders,
+            credentialQueryItems: context.options.credentialQueryItems)
         let stored = policy == .reloadIgnoringCache ? nil : cache.entry(for: key).flatMap { $0.matches(request) ? $0 : nil }
-        guard let stored else {
-            return store(try await next(request, context), for: request, key: key, context: context)
-        }
-        if policy == .returnCacheElseLoad || (!requestControl.noCache && stored.isFresh(at: cache.now())) {
+        if let stored, policy == .returnCacheElseLoad || (!CacheControl(request.headers).noCache && stored.isFresh(at: cache.now())) {
             return stored.response(at: cache.now())
         }
-        guard stored.hasValidators else {
+        guard let stored, stored.hasValidators else {
             return store(try await next(request, context), for: request, key: key, context: context)
         }
         var conditional = request

@@ -43,13 +43,11 @@ public enum Credential: Sendable, Hashable {
 
     /// `url` with `name=value` in its query instead of any item called `name`.
     private static func url(_ url: URL, withQueryItem name: String, _ value: String) throws(HTTPClientError) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            throw .badURL("AuthorizationMiddleware cannot add the query credential '\(name)' to the request URL")
-        }
-        let kept = Self.splitQuery(components.percentEncodedQuery, taking: [name]).kept
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let kept = Self.splitQuery(components?.percentEncodedQuery, taking: [name]).kept
         let added = PercentEncoding.encodeComponent(name) + "=" + PercentEncoding.encodeComponent(value)
-        components.percentEncodedQuery = (kept + [added]).joined(separator: "&")
-        guard let result = components.url else {
+        components?.percentEncodedQuery = (kept + [added]).joined(separator: "&")
+        guard let result = components?.url else {
             throw .badURL("AuthorizationMiddleware cannot add the query credential '\(name)' to the request URL")
         }
         return result

@@ -113,25 +113,21 @@ public actor CredentialStore {
     ///
     /// - Throws: ``HTTPClientError/authorizationFailed(_:)`` when the refresh limit is reached.
     func refresh(rejected issued: Issued) async throws(HTTPClientError) -> Credential? {
-        if issued.generation != generation {
-            return lastRefreshSucceeded ? current : nil
+        // A credential issued before the last change was replaced already: the current one is the answer.
+        guard issued.generation == generation else { return lastRefreshSucceeded ? current : nil }
+        if refreshing == nil {
+            let now = ContinuousClock.now
+            refreshTimes.removeAll { now - $0 >= window }
+            guard refreshTimes.count < maximumRefreshes else {
+                throw .authorizationFailed(
+                    "the credential was refreshed \(maximumRefreshes) times within \(window) and the server still rejects it; "
+                        + "check the refresh closure and the server's clock, or raise `maximumRefreshes`")
+            }
+            refreshTimes.append(now)
+            refreshing = Task { self.finishRefresh(await self.refresher(issued.credential)) }
         }
-        if let refreshing {
-            await refreshing.value
-            return lastRefreshSucceeded ? current : nil
-        }
-        let now = ContinuousClock.now
-        refreshTimes.removeAll { now - $0 >= window }
-        guard refreshTimes.count < maximumRefreshes else {
-            throw .authorizationFailed(
-                "the credential was refreshed \(maximumRefreshes) times within \(window) and the server still rejects it; "
-                    + "check the refresh closure and the server's clock, or raise `maximumRefreshes`")
-        }
-        refreshTimes.append(now)
-        let rejected = issued.credential
-        let task = Task { self.finishRefresh(await self.refresher(rejected)) }
-        refreshing = task
-        await task.value
+        // One refresh at a time: a rejection that comes while one runs waits for its outcome.
+        await refreshing?.value
         return lastRefreshSucceeded ? current : nil
     }
 

@@ -25,8 +25,13 @@ final class ExchangeCounter: Sendable {
 
     /// An attempt was answered with `response`.
     func received(_ response: HTTPResponse) {
-        let size = response.bodyFile.map(Self.fileSize) ?? Int64(response.body.count)
+        let size = Self.size(of: response)
         state.withLock { $0.bytesReceived += size }
+    }
+
+    /// The bytes of `response`'s body, in memory or in its file.
+    static func size(of response: HTTPResponse) -> Int64 {
+        response.bodyFile.map(fileSize) ?? Int64(response.body.count)
     }
 
     /// Reports an attempt of `request` to every counter in `context`, runs it, and reports its response.

@@ -94,7 +94,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         do {
             let response = try await next(request, context)
             let milliseconds = Self.milliseconds(ContinuousClock.now - start)
-            let bytes = Self.size(of: response)
+            let bytes = ExchangeCounter.size(of: response)
             metadata["status"] = String(response.statusCode)
             metadata["duration_ms"] = milliseconds
             metadata["bytes"] = String(bytes)
@@ -148,12 +148,6 @@ public struct LoggingMiddleware: HTTPMiddleware {
             break
         }
         return details
-    }
-
-    private static func size(of response: HTTPResponse) -> Int64 {
-        guard let file = response.bodyFile else { return Int64(response.body.count) }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
-        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
     }
 
     private static func milliseconds(_ duration: Duration) -> String {

@@ -35,7 +35,7 @@ public struct MetricsMiddleware: HTTPMiddleware {
         let began = ContinuousClock.now
         let outcome = await Deadline.capture { () throws(HTTPClientError) in try await next(request, inner) }
         let ended = ContinuousClock.now
-        var error = outcome.failure
+        var error: HTTPClientError? = if case .failure(let failure) = outcome { failure } else { nil }
         if error == .cancelled, ended >= context.deadline { error = .timedOut }
         let tally = counter.tally
         let metrics = CallMetrics(
@@ -57,12 +57,5 @@ public struct MetricsMiddleware: HTTPMiddleware {
             report(metrics)
         }
         return try outcome.get()
-    }
-}
-
-extension Result {
-    fileprivate var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
     }
 }

@@ -70,8 +70,7 @@ public struct RetryPolicy: Sendable, Hashable {
     public func backoff(beforeRetry retry: Int, using generator: inout some RandomNumberGenerator) -> Duration {
         let ceiling = backoffCeiling(beforeRetry: retry)
         guard ceiling > .zero else { return .zero }
-        let nanoseconds = Self.nanoseconds(ceiling)
-        return .nanoseconds(Int64.random(in: 0...nanoseconds, using: &generator))
+        return .nanoseconds(Int64.random(in: 0...Self.nanoseconds(ceiling), using: &generator))
     }
 
     /// The largest backoff before retry number `retry`: `min(maximumDelay, baseDelay × 2^(retry − 1))`.

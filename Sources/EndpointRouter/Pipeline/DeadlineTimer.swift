@@ -110,12 +110,9 @@ final class DeadlineTimer: Sendable {
     }
 
     private static func compact(_ state: inout State) {
-        var live: [Slot] = []
-        live.reserveCapacity(state.actions.count)
-        for slot in state.heap where state.actions[slot.id] != nil { live.append(slot) }
-        state.heap = []
-        state.heap.reserveCapacity(live.count)
-        for slot in live { push(slot, onto: &state.heap) }
+        // Sorted by instant, the live slots are a heap as they stand.
+        let actions = state.actions
+        state.heap = state.heap.filter { actions[$0.id] != nil }.sorted { $0.instant < $1.instant }
     }
 
     private static func push(_ slot: Slot, onto heap: inout [Slot]) {

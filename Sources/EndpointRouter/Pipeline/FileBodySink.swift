@@ -120,8 +120,7 @@ final class FileBodySink: ResponseBodySink {
                 state.mode = .finished
                 guard isAcceptable(head.statusCode) else { return (HTTPResponse(head: head), nil) }
                 // An acceptable response with no body: an empty file.
-                let opened = try openFile()
-                guard case .file(let descriptor, let url) = opened else { return (HTTPResponse(head: head), nil) }
+                guard case .file(let descriptor, let url) = try openFile() else { return (HTTPResponse(head: head), nil) }
                 closeDescriptor(descriptor)
                 return (HTTPResponse(head: head, bodyFile: url), TransferProgress(completedBytes: 0, expectedBytes: 0))
             case .finished, .closed:
@@ -179,13 +178,7 @@ final class FileBodySink: ResponseBodySink {
     /// Writes what `pending` holds and empties it, keeping its storage for the next pieces.
     private static func flush(_ pending: inout [UInt8], to descriptor: Int32, url: URL) throws(HTTPClientError) {
         guard !pending.isEmpty else { return }
-        do {
-            try pending.withUnsafeBytes { buffer in try writeAll(buffer, to: descriptor, url: url) }
-        } catch let error as HTTPClientError {
-            throw error
-        } catch {
-            throw .transport(.cannotWriteToFile, "cannot write the download to \(url.path): \(error.localizedDescription)", url: url)
-        }
+        try pending.withBytes { buffer throws(HTTPClientError) in try writeAll(buffer, to: descriptor, url: url) }
         pending.removeAll(keepingCapacity: true)
     }
 

@@ -85,12 +85,10 @@ extension Call {
             guard acceptable.contains(response.statusCode) else {
                 return .failure(.unacceptableStatusCode(raw))
             }
-            do throws(HTTPClientError) {
+            return Result { () throws(HTTPClientError) in
                 try Self.place(response, at: destination)
-            } catch {
-                return .failure(error)
+                return raw.map { _ in destination }
             }
-            return .success(raw.map { _ in destination })
         }
     }
 

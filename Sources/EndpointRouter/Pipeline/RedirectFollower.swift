@@ -62,26 +62,29 @@ struct RedirectFollower: Sendable {
         return next
     }
 
-    /// The absolute http(s) URL a `Location` value names, with its scheme lower-cased.
-    static func resolve(_ location: String, against current: URL) throws(HTTPClientError) -> URL {
-        let trimmed = location.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty, let resolved = URL(string: trimmed, relativeTo: current)?.absoluteURL,
+    /// The absolute http(s) URL a reference from the server names (a redirect's `Location`, a
+    /// `Link` header's target), scheme lower-cased and fragment dropped. `subject` begins the error
+    /// texts; they name `failingURL` (`base` when `nil`).
+    static func resolve(
+        _ reference: String, against base: URL, failingURL: URL? = nil, subject: String = "the server redirected to"
+    ) throws(HTTPClientError) -> URL {
+        let failingURL = failingURL ?? base
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, let resolved = URL(string: trimmed, relativeTo: base)?.absoluteURL,
             var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false
         else {
             // Quoted redacted: it may carry userinfo or query secrets, and error texts end up in logs.
-            throw .transport(
-                .badServerResponse,
-                "the server redirected to '\(RequestChecks.printable(RedactedURL.text(of: String(location.prefix(200)))))', which is not a valid URL",
-                url: current)
+            let shown = RequestChecks.printable(RedactedURL.text(of: String(reference.prefix(200))))
+            throw .transport(.badServerResponse, "\(subject) '\(shown)', which is not a valid URL", url: failingURL)
         }
         guard scheme == "http" || scheme == "https" else {
-            throw .transport(.unsupportedURL, "the server redirected to a \(scheme) URL; only http and https are followed", url: current)
+            throw .transport(.unsupportedURL, "\(subject) a \(scheme) URL; only http and https are followed", url: failingURL)
         }
         components.scheme = scheme
         components.fragment = nil
         guard let url = components.url else {
-            throw .transport(.badServerResponse, "the server redirected to a URL that cannot be rebuilt", url: current)
+            throw .transport(.badServerResponse, "\(subject) a URL that cannot be rebuilt", url: failingURL)
         }
         return url
     }

@@ -60,34 +60,33 @@ struct ByteOrderMarkSkipper: Sendable {
     /// How many bytes of the mark have been seen so far; nil once the start of the stream is behind.
     private var matched: Int? = 0
 
-    /// Whether the start of the stream has been passed, so there is nothing left to skip.
-    var isPastStart: Bool { matched == nil }
-
     /// The bytes held back so far that might still turn out to be a mark (at most two).
     var heldBack: ArraySlice<UInt8> { Self.bytes.prefix(matched ?? 0) }
 
-    /// Looks at the next chunk while the start of the stream is undecided.
+    /// Looks at the next chunk while the start of the stream is undecided (past it, returns 0 at
+    /// once). Bytes held back earlier that turn out not to be a mark are appended to `pending`, which
+    /// the caller parses before the rest of `bytes`.
     ///
-    /// - Returns: `skip`, how many leading bytes of `bytes` the caller must not parse (mark bytes, or
-    ///   bytes held back as a possible mark), and `released`, bytes held back earlier that turned out
-    ///   not to be a mark: the caller parses them before `bytes[skip...]`.
-    mutating func advance(over bytes: UnsafeRawBufferPointer) -> (skip: Int, released: ArraySlice<UInt8>) {
-        guard var count = matched else { return (0, []) }
+    /// - Returns: how many leading bytes of `bytes` the caller must not parse (mark bytes, or bytes
+    ///   held back as a possible mark).
+    mutating func skip(in bytes: UnsafeRawBufferPointer, releasingInto pending: inout [UInt8]) -> Int {
+        guard var count = matched else { return 0 }
         var index = 0
         while index < bytes.count {
             guard bytes[index] == Self.bytes[count] else {
                 matched = nil
-                return (index, Self.bytes.prefix(count))
+                pending.append(contentsOf: Self.bytes.prefix(count))
+                return index
             }
             count += 1
             index += 1
             if count == Self.bytes.count {
                 matched = nil
-                return (index, [])
+                return index
             }
         }
         matched = count
-        return (index, [])
+        return index
     }
 
     /// Starts over for a new stream, where a mark is allowed again.

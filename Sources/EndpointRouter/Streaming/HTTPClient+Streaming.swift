@@ -25,9 +25,8 @@ extension HTTPClient {
         middlewares: [any HTTPMiddleware] = []
     ) -> ResponseStream<ServerSentEvent> {
         let headers = ["Accept": "text/event-stream", "Cache-Control": "no-cache"].merging(headers) { $1 }
-        let maxEventSize = limits.maxElementSize
         return stream(limits: limits, reconnect: reconnect, headers: headers, middlewares: middlewares) {
-            EventFraming(maxEventSize: maxEventSize)
+            EventFraming(maxEventSize: limits.maxElementSize)
         }
     }
 
@@ -43,9 +42,8 @@ extension HTTPClient {
     public func lines(limits: StreamLimits = StreamLimits(), headers: [String: String] = [:], middlewares: [any HTTPMiddleware] = [])
         -> ResponseStream<String>
     {
-        let maxLineSize = limits.maxElementSize
-        return stream(limits: limits, reconnect: .never, headers: headers, middlewares: middlewares) {
-            LineFraming(maxLineSize: maxLineSize)
+        stream(limits: limits, reconnect: .never, headers: headers, middlewares: middlewares) {
+            LineFraming(maxLineSize: limits.maxElementSize)
         }
     }
 
@@ -61,10 +59,9 @@ extension HTTPClient {
     public func jsonLines<T: Decodable & Sendable>(
         of type: T.Type, limits: StreamLimits = StreamLimits(), headers: [String: String] = [:], middlewares: [any HTTPMiddleware] = []
     ) -> ResponseStream<T> {
-        let maxLineSize = limits.maxElementSize
         let decoder = self.decoder
         return stream(limits: limits, reconnect: .never, headers: headers, middlewares: middlewares) {
-            JSONLineFraming<T>(maxLineSize: maxLineSize, decoder: decoder)
+            JSONLineFraming<T>(maxLineSize: limits.maxElementSize, decoder: decoder)
         }
     }
 

@@ -49,12 +49,7 @@ struct LineSplitter: Sendable {
     ) throws(HTTPClientError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         let end = bytes.count
-        var start = 0
-        if !byteOrderMark.isPastStart {
-            let (skip, released) = byteOrderMark.advance(over: bytes)
-            start = skip
-            pending.append(contentsOf: released)
-        }
+        var start = byteOrderMark.skip(in: bytes, releasingInto: &pending)
         while start < end {
             guard let lineFeed = ByteScanning.firstLineFeed(in: base, from: start, to: end) else {
                 let length = pending.count + (end - start)
@@ -82,12 +77,9 @@ struct LineSplitter: Sendable {
                 try check(length: pending.count + (lineEnd - start) - (dropsPendingCR ? 1 : 0))
                 if dropsPendingCR { pending.removeLast() }
                 pending.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: lineEnd - start))
-                // `withUnsafeBytes` rethrows as `any Error`; a `Result` carries the typed error across it.
-                let result = pending.withUnsafeBytes { completed in
-                    Result { () throws(HTTPClientError) in try line(completed) }
-                }
-                pending.removeAll(keepingCapacity: true)
-                try result.get()
+                // Emptied whether or not the consumer of the line throws.
+                defer { pending.removeAll(keepingCapacity: true) }
+                try pending.withBytes { completed throws(HTTPClientError) in try line(completed) }
             }
             start = lineFeed + 1
         }

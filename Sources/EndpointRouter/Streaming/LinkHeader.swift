@@ -163,19 +163,18 @@ struct LinkHeader: Equatable {
                 skip { $0 != equals && $0 != semicolon && $0 != comma && $0 != space && $0 != tab }
                 let name = String(decoding: bytes[nameStart..<index], as: UTF8.self).lowercased()
                 skipWhitespace()
-                guard peek == equals else {
-                    if name.isEmpty { continue }
-                    return (name, "")
-                }
-                index += 1
-                skipWhitespace()
-                let value: String
-                if peek == quote {
-                    value = quotedString()
-                } else {
-                    let valueStart = index
-                    skip { $0 != semicolon && $0 != comma && $0 != space && $0 != tab }
-                    value = String(decoding: bytes[valueStart..<index], as: UTF8.self)
+                // A parameter without `=` has an empty value.
+                var value = ""
+                if peek == equals {
+                    index += 1
+                    skipWhitespace()
+                    if peek == quote {
+                        value = quotedString()
+                    } else {
+                        let valueStart = index
+                        skip { $0 != semicolon && $0 != comma && $0 != space && $0 != tab }
+                        value = String(decoding: bytes[valueStart..<index], as: UTF8.self)
+                    }
                 }
                 if name.isEmpty { continue }
                 return (name, value)

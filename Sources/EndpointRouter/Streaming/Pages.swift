@@ -111,12 +111,9 @@ public struct Pages<Page: Decodable & SendableMetatype>: AsyncSequence, Sendable
         /// ```
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(HTTPClientError) -> Page? {
             guard let upcoming else { return nil }
-            guard delivered < maxPages else {
-                self.upcoming = nil
-                return nil
-            }
             // Whatever happens below ends the iteration unless a page arrives and leads on.
             self.upcoming = nil
+            guard delivered < maxPages else { return nil }
             if Task.isCancelled { throw .cancelled }
             let call = try upcoming.get()
             guard sent.insert(SentRequest(call.request)).inserted else {
@@ -144,7 +141,8 @@ public struct Pages<Page: Decodable & SendableMetatype>: AsyncSequence, Sendable
             guard let target = LinkHeader(response.headers).target(rel: "next", context: response.url ?? current) else { return nil }
             // RFC 8288 resolves a relative target against the URL that answered, after redirects.
             return Result { () throws(HTTPClientError) in
-                let url = try Self.resolve(target, against: response.url ?? current, failingURL: current)
+                let url = try RedirectFollower.resolve(
+                    target, against: response.url ?? current, failingURL: current, subject: "the Link header's next page is")
                 if current.scheme?.lowercased() == "https", url.scheme == "http" {
                     throw .transport(
                         .secureConnectionFailed,
@@ -167,30 +165,6 @@ public struct Pages<Page: Decodable & SendableMetatype>: AsyncSequence, Sendable
                 next.request.url = url
                 return next
             }
-        }
-
-        /// The absolute http(s) URL `target` names, scheme lower-cased and fragment dropped.
-        static func resolve(_ target: String, against base: URL, failingURL: URL) throws(HTTPClientError) -> URL {
-            let trimmed = target.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty, let resolved = URL(string: trimmed, relativeTo: base)?.absoluteURL,
-                var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false),
-                let scheme = components.scheme?.lowercased(), components.host?.isEmpty == false
-            else {
-                // Redacted and quoted: a link may carry a token, and error texts end up in logs.
-                let shown = RequestChecks.printable(RedactedURL.text(of: String(target.prefix(200))))
-                throw .transport(.badServerResponse, "the Link header's next page '\(shown)' is not a valid URL", url: failingURL)
-            }
-            guard scheme == "http" || scheme == "https" else {
-                throw .transport(
-                    .unsupportedURL, "the Link header's next page is a \(scheme) URL; only http and https are followed",
-                    url: failingURL)
-            }
-            components.scheme = scheme
-            components.fragment = nil
-            guard let url = components.url else {
-                throw .transport(.badServerResponse, "the Link header's next page is a URL that cannot be rebuilt", url: failingURL)
-            }
-            return url
         }
 
         /// `scheme://host:port`, the port always shown so two origins never read alike.

@@ -79,12 +79,7 @@ public struct ServerSentEventParser: Sendable {
         var events: [ServerSentEvent] = []
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return events }
         let end = bytes.count
-        var start = 0
-        if !byteOrderMark.isPastStart {
-            let (skip, released) = byteOrderMark.advance(over: bytes)
-            start = skip
-            pendingLine.append(contentsOf: released)
-        }
+        var start = byteOrderMark.skip(in: bytes, releasingInto: &pendingLine)
         if previousChunkEndedInCR, start < end {
             previousChunkEndedInCR = false
             if base.load(fromByteOffset: start, as: UInt8.self) == ByteScanning.lineFeed { start += 1 }
@@ -95,12 +90,11 @@ public struct ServerSentEventParser: Sendable {
                 pendingLine.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: end - start))
                 break
             }
+            try checkSize(lineLength: pendingLine.count + (lineEnd - start))
             if pendingLine.isEmpty {
                 // The whole line is in this chunk: read it in place.
-                try checkSize(lineLength: lineEnd - start)
                 interpret(UnsafeRawBufferPointer(start: base + start, count: lineEnd - start), into: &events)
             } else {
-                try checkSize(lineLength: pendingLine.count + (lineEnd - start))
                 pendingLine.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: lineEnd - start))
                 // Moved out so that `interpret`, which mutates `self`, does not overlap an access to it.
                 var line: [UInt8] = []
@@ -125,11 +119,7 @@ public struct ServerSentEventParser: Sendable {
     ///
     /// - Throws: `.responseTooLarge(limit: maxEventSize)`, as `parse(_:)`.
     public mutating func parse(_ data: Data) throws(HTTPClientError) -> [ServerSentEvent] {
-        // `withUnsafeBytes` rethrows as `any Error`; a `Result` carries the typed error across it.
-        let result = data.withUnsafeBytes { bytes in
-            Result { () throws(HTTPClientError) in try parse(bytes) }
-        }
-        return try result.get()
+        try data.withBytes { bytes throws(HTTPClientError) in try parse(bytes) }
     }
 
     /// The end of one connection's stream: the incomplete event (no blank line yet) is dropped, as the spec says.

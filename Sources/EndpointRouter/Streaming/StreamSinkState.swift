@@ -53,12 +53,21 @@ struct StreamSinkState<Waiter, Work> {
         case consumer(Waiter)
         /// The transport, for room in the buffer.
         case transport(Waiter)
+
+        var waiter: Waiter? {
+            switch self {
+            case .nobody: nil
+            case .consumer(let waiter), .transport(let waiter): waiter
+            }
+        }
     }
 
     /// The exchange's task and the idle and total timeout's watchdog, while the stream runs.
     struct Tasks {
         var exchange: Work?
         var watchdog: Work?
+
+        var all: [Work] { [exchange, watchdog].compactMap { $0 } }
     }
 
     enum State {
@@ -106,7 +115,7 @@ struct StreamSinkState<Waiter, Work> {
         case failure(HTTPClientError)
     }
 
-    private(set) var state = State.awaitingHead(consumer: nil, Tasks())
+    private(set) var state: State
     /// Bytes read ahead of the consumer at most (plus the one piece in hand).
     let capacity: Int
     /// Body bytes received.
@@ -114,11 +123,7 @@ struct StreamSinkState<Waiter, Work> {
     /// When the transport last delivered (or was let go on to read): the idle timeout counts from it.
     private(set) var lastActivity = ContinuousClock.now
 
-    init(capacity: Int) {
-        self.capacity = max(1, capacity)
-    }
-
-    init(_ state: State, capacity: Int) {
+    init(_ state: State = .awaitingHead(consumer: nil, Tasks()), capacity: Int) {
         self.state = state
         self.capacity = max(1, capacity)
     }
@@ -348,17 +353,4 @@ struct StreamSinkState<Waiter, Work> {
             return nil
         }
     }
-}
-
-extension StreamSinkState.Waiting {
-    var waiter: Waiter? {
-        switch self {
-        case .nobody: nil
-        case .consumer(let waiter), .transport(let waiter): waiter
-        }
-    }
-}
-
-extension StreamSinkState.Tasks {
-    var all: [Work] { [exchange, watchdog].compactMap { $0 } }
 }

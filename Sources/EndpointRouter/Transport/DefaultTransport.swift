@@ -26,14 +26,14 @@ public enum DefaultTransport {
     /// did; the tests force the fallback through it.
     static func choose(_ availability: CurlTransport.Availability) -> (transport: any HTTPTransport, fallbackReason: String?) {
         #if os(Linux)
-            guard case .available = availability else {
-                if case .unavailable(let reason) = availability { return (URLSessionTransport.shared, reason) }
-                return (URLSessionTransport.shared, nil)
-            }
-            do {
-                return (try CurlTransport(), nil)
-            } catch {
-                return (URLSessionTransport.shared, error.localizedDescription)
+            switch availability {
+            case .unavailable(let reason): return (URLSessionTransport.shared, reason)
+            case .available:
+                do {
+                    return (try CurlTransport(), nil)
+                } catch {
+                    return (URLSessionTransport.shared, error.localizedDescription)
+                }
             }
         #else
             return (URLSessionTransport.shared, nil)

@@ -36,18 +36,8 @@ enum SetCookieValues {
             position += 1
         }
         let nameStart = position
-        while position < bytes.count, isTokenByte(bytes[position]) { position += 1 }
+        while position < bytes.count, RequestChecks.isTokenByte(bytes[position]) { position += 1 }
         return position > nameStart && position < bytes.count && bytes[position] == UInt8(ascii: "=")
-    }
-
-    /// RFC 9110 `tchar`, the characters of a cookie name.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-        }
     }
 
     private static func trimmed(_ slice: ArraySlice<UInt8>) -> String {

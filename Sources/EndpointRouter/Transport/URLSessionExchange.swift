@@ -120,18 +120,16 @@ final class URLSessionExchange: Sendable {
     func complete(error: (any Error)?, response: URLResponse?) {
         var outcome: Outcome?
         deliver { state throws(HTTPClientError) in
-            if let challenged = state.challengedResponse {
-                // The challenge was declined so it cannot hang; the 401 itself is the answer.
-                let head = Self.head(of: challenged)
-                try sink.receive(head)
-                outcome = .success(head)
-            } else if let error {
+            let challenged = state.challengedResponse
+            if challenged == nil, let error {
                 let seen = URLSessionFailure(head: state.head, receivedBytes: state.receivedBytes)
                 outcome = .failure(seen.error(for: error))
-            } else if let head = state.head {
+            } else if challenged == nil, let head = state.head {
                 outcome = .success(head)
-            } else if let undelivered = response as? HTTPURLResponse {
-                let head = Self.head(of: undelivered)
+            } else if let answer = challenged ?? response as? HTTPURLResponse {
+                // A challenge declined so it cannot hang (the 401 itself is the answer), or a head
+                // the task never handed over.
+                let head = Self.head(of: answer)
                 try sink.receive(head)
                 outcome = .success(head)
             } else {
@@ -144,16 +142,10 @@ final class URLSessionExchange: Sendable {
     /// Runs `step` with the sink while the exchange is open; a sink error ends the exchange.
     /// The step runs under the lock so that a body piece is never written after the exchange ended.
     private func deliver(_ step: (inout State) throws(HTTPClientError) -> Void) {
-        let failure = state.withLock { state -> HTTPClientError? in
-            guard !state.finished else { return nil }
-            do throws(HTTPClientError) {
-                try step(&state)
-                return nil
-            } catch {
-                return error
-            }
+        let outcome = state.withLock { state -> Result<Void, HTTPClientError> in
+            state.finished ? .success(()) : Result { () throws(HTTPClientError) in try step(&state) }
         }
-        if let failure { finish(.failure(failure)) }
+        if case .failure(let error) = outcome { finish(.failure(error)) }
     }
 
     private func finish(_ outcome: Outcome) {

@@ -282,8 +282,7 @@ public final class URLSessionTransport: HTTPTransport {
         }
         // Invalidated once its one task is made: it finishes that task, then lets go of the delegate.
         if let oneShot = made?.oneShot { Self.invalidate(oneShot) }
-        let task = made?.task
-        guard let task else {
+        guard let task = made?.task else {
             exchange.fail(.transport(.resourceUnavailable, "this URLSessionTransport was shut down; create a new one"))
             return
         }
