@@ -15,8 +15,13 @@ package struct CredentialPartition: Sendable {
     /// A partition keyed with 32 fresh random bytes from the system's secure generator, drawn as four
     /// 64-bit words (a byte at a time was 32 `getrandom` calls).
     package init() {
-        // `random(in:)` draws from SystemRandomNumberGenerator, the system's secure source.
-        secret = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for _ in 0..<4 {
+            withUnsafeBytes(of: generator.next()) { bytes.append(contentsOf: $0) }
+        }
+        secret = bytes
     }
 
     /// The credential headers of `request`: lower-cased names with their values, sorted, one pair
