@@ -51,10 +51,10 @@ enum Deadline {
     ) async -> Result<T, HTTPClientError> {
         if Task.isCancelled { return .failure(.cancelled) }
         let race = Race<T>()
-        let outcome = await withTaskCancellationHandler {
+        await withTaskCancellationHandler {
             // Unsafe rather than checked: the race resumes it exactly once by construction, and the
             // checked one costs an allocation per call.
-            await withUnsafeContinuation { (continuation: UnsafeContinuation<RaceOutcome, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 race.begin(continuation)
                 guard deadline > ContinuousClock.now else {
                     race.finish(.failure(.timedOut))
@@ -72,8 +72,7 @@ enum Deadline {
         } onCancel: {
             race.finish(.failure(.cancelled))
         }
-        // The race made it as a Race<T>.Outcome: the cast only recovers the type the race erased.
-        return unsafeDowncast(outcome, to: Race<T>.Outcome.self).result
+        return race.result
     }
 
     /// A task that begins on the current thread, where the system has `Task.immediate`.
@@ -96,45 +95,49 @@ enum Deadline {
     }
 }
 
-/// A call's outcome with its type erased, so that ``DeadlineRace`` is one concrete type for every
-/// call: specialised by the compiler, instead of moved through value witnesses for each `T` an app
-/// decodes (measured: the machine generic over `T` cost 5,124 more instructions per call, +7.5 %).
-class RaceOutcome: @unchecked Sendable {}
-
 /// The first of operation, timer and cancellation to finish wins; the others are cancelled. The
 /// rules are ``DeadlineRace``'s; this class holds it under a lock and carries out its actions.
 private final class Race<T: Sendable>: StripeLocked, @unchecked Sendable {
-    /// The outcome of a call returning `T`. Immutable once made.
-    final class Outcome: RaceOutcome, @unchecked Sendable {
-        let result: Result<T, HTTPClientError>
-        init(_ result: Result<T, HTTPClientError>) { self.result = result }
+    /// The machine's outcome is a marker and the result it let in first is kept beside it, so that
+    /// ``DeadlineRace`` is one concrete type, specialised by the compiler (generic over `T` it cost
+    /// 5,124 more instructions per call, +7.5 %), and no object per call carries the result (an
+    /// outcome object was one allocation per call: issue 27's A/B, 34 → 36 per call).
+    typealias Machine = DeadlineRace<UnsafeContinuation<Void, Never>, Task<Void, Never>, DeadlineTimer.Token, Void>
+
+    struct Guarded {
+        var machine = Machine()
+        var result: Result<T, HTTPClientError>?
     }
 
-    typealias Machine = DeadlineRace<UnsafeContinuation<RaceOutcome, Never>, Task<Void, Never>, DeadlineTimer.Token, RaceOutcome>
-
     // Safe (`@unchecked Sendable`): only touched under the object's stripe lock (`withLock`).
-    var lockedState = Machine()
+    var lockedState = Guarded()
 
-    var isFinished: Bool { withLock { $0.isFinished } }
+    var isFinished: Bool { withLock { $0.machine.isFinished } }
 
-    func begin(_ continuation: UnsafeContinuation<RaceOutcome, Never>) { perform(withLock { $0.waiterArrived(continuation) }) }
+    /// What the race let in first; read once the waiter was answered.
+    var result: Result<T, HTTPClientError> { withLock { $0.result } ?? .failure(.cancelled) }
 
-    func attach(_ operation: Task<Void, Never>) { perform(withLock { $0.workStarted(operation) }) }
+    func begin(_ continuation: UnsafeContinuation<Void, Never>) { perform(withLock { $0.machine.waiterArrived(continuation) }) }
 
-    func attach(_ timer: DeadlineTimer.Token) { perform(withLock { $0.timerArmed(timer) }) }
+    func attach(_ operation: Task<Void, Never>) { perform(withLock { $0.machine.workStarted(operation) }) }
+
+    func attach(_ timer: DeadlineTimer.Token) { perform(withLock { $0.machine.timerArmed(timer) }) }
 
     func finish(_ result: Result<T, HTTPClientError>) {
-        let outcome = Outcome(result)
-        perform(withLock { $0.finished(outcome) })
+        perform(
+            withLock { state in
+                if !state.machine.isFinished { state.result = result }
+                return state.machine.finished(())
+            })
     }
 
     private func perform(_ action: Machine.Action) {
         switch action {
         case .none:
             break
-        case .answer(let continuation, let outcome, let operation, let timer):
+        case .answer(let continuation, _, let operation, let timer):
             cancel(operation, timer)
-            continuation.resume(returning: outcome)
+            continuation.resume()
         case .cancel(let operation, let timer):
             cancel(operation, timer)
         }
