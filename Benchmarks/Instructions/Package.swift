@@ -7,7 +7,8 @@ let package = Package(
     name: "EndpointRouterInstructions",
     dependencies: [.package(name: "EndpointRouter", path: "../..")],
     targets: [
-        .executableTarget(name: "instructions", dependencies: [.product(name: "EndpointRouter", package: "EndpointRouter")])
+        .executableTarget(name: "instructions", dependencies: [.product(name: "EndpointRouter", package: "EndpointRouter")]),
+        .executableTarget(name: "streams", dependencies: [.product(name: "EndpointRouter", package: "EndpointRouter")]),
     ],
     swiftLanguageModes: [.v6]
 )
