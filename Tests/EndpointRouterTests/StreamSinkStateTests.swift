@@ -19,20 +19,26 @@ struct StreamSinkStateTests {
         return buffer
     }
 
-    static var states: [String: Machine.State] {
+    /// Each starting state, with the buffer it holds; the tasks are held while the stream runs.
+    static var states: [String: (Machine.State, Machine.Buffer)] {
         [
-            "awaiting": .awaitingHead(consumer: nil, tasks),
-            "awaiting+consumer": .awaitingHead(consumer: 7, tasks),
-            "streaming 0B": .streaming(head, buffer(), .nobody, tasks),
-            "streaming 0B+consumer": .streaming(head, buffer(), .consumer(7), tasks),
-            "streaming 1B": .streaming(head, buffer("a"), .nobody, tasks),
-            "streaming 4B": .streaming(head, buffer("abcd"), .nobody, tasks),
-            "streaming 4B+transport": .streaming(head, buffer("abcd"), .transport(8), tasks),
-            "finished 1B": .finished(head, buffer("a")),
-            "finished 0B": .finished(head, buffer()),
-            "failed timedOut 1B": .failed(head, buffer("a"), .timedOut),
-            "failed(no head) timedOut 0B": .failed(nil, buffer(), .timedOut),
+            "awaiting": (.awaitingHead(consumer: nil), buffer()),
+            "awaiting+consumer": (.awaitingHead(consumer: 7), buffer()),
+            "streaming 0B": (.streaming(head, .nobody), buffer()),
+            "streaming 0B+consumer": (.streaming(head, .consumer(7)), buffer()),
+            "streaming 1B": (.streaming(head, .nobody), buffer("a")),
+            "streaming 4B": (.streaming(head, .nobody), buffer("abcd")),
+            "streaming 4B+transport": (.streaming(head, .transport(8)), buffer("abcd")),
+            "finished 1B": (.finished(head), buffer("a")),
+            "finished 0B": (.finished(head), buffer()),
+            "failed timedOut 1B": (.failed(head, .timedOut), buffer("a")),
+            "failed(no head) timedOut 0B": (.failed(nil, .timedOut), buffer()),
         ]
+    }
+
+    static func machine(_ name: String) throws -> Machine {
+        let (state, buffer) = try #require(states[name])
+        return Machine(state, buffer: buffer, tasks: tasks, capacity: 4)
     }
 
     enum Event: String, CaseIterable, CustomTestStringConvertible {
@@ -158,11 +164,22 @@ struct StreamSinkStateTests {
 
     @Test(arguments: states.keys.sorted(), Event.allCases)
     func eachEventInEachState(_ name: String, _ event: Event) throws {
-        var machine = Machine(try #require(Self.states[name]), capacity: 4)
+        var machine = try Self.machine(name)
         let answer = event.apply(to: &machine)
         let (next, expected) = Self.table["\(name)/\(event.rawValue)"] ?? (name, Self.unlisted(event, in: name))
-        #expect(Self.name(of: machine.state) == next, "\(name) + \(event)")
+        #expect(Self.name(of: machine) == next, "\(name) + \(event)")
         #expect(answer == expected, "\(name) + \(event)")
+        #expect(Self.keepsItsInvariants(machine), "\(name) + \(event)")
+    }
+
+    /// What the state's cases no longer carry, the events keep: no byte before the head, and no
+    /// task once the stream ended (an ended stream has nothing left to cancel twice).
+    static func keepsItsInvariants(_ machine: Machine) -> Bool {
+        switch machine.state {
+        case .awaitingHead: machine.buffer.isEmpty
+        case .streaming: true
+        case .finished, .failed: machine.tasks.all.isEmpty
+        }
     }
 
     /// Whatever order the events come in, every waiter held is resumed exactly once, the stream
@@ -188,7 +205,7 @@ struct StreamSinkStateTests {
             }
             for _ in 0..<24 {
                 next += 1
-                switch Int.random(in: 0..<9, using: &generator) {
+                switch Int.random(in: 0..<10, using: &generator) {
                 case 0: record(machine.headReceived(Self.head))
                 case 1:
                     let byte = UInt8(truncatingIfNeeded: next)
@@ -209,8 +226,10 @@ struct StreamSinkStateTests {
                 case 5: record(machine.transportCancelled())
                 case 6: record(machine.closed(.cancelled, keepingBuffered: Bool.random(using: &generator)))
                 case 7: record(machine.exchangeEnded(.success(Self.head)))
+                case 8: record(Bool.random(using: &generator) ? machine.exchangeStarted(next) : machine.watchdogStarted(next))
                 default: record(machine.exchangeEnded(.failure(.timedOut)))
                 }
+                #expect(Self.keepsItsInvariants(machine))
             }
             record(machine.closed(.cancelled, keepingBuffered: true))
             while case .piece(let piece, _) = machine.pieceAsked() { taken += piece }
@@ -225,7 +244,7 @@ struct StreamSinkStateTests {
         let now = ContinuousClock.now + .seconds(100)
         let deadline = now + .seconds(30)
         for name in Self.states.keys.sorted() {
-            let machine = Machine(try #require(Self.states[name]), capacity: 4)
+            let machine = try Self.machine(name)
             let wake = machine.wake(idle: .seconds(10), deadline: deadline, now: now)
             let ended = name.hasPrefix("finished") || name.hasPrefix("failed")
             switch name {
@@ -238,14 +257,15 @@ struct StreamSinkStateTests {
         }
     }
 
-    static func name(of state: Machine.State) -> String {
-        switch state {
-        case .awaitingHead(let consumer, _): consumer == nil ? "awaiting" : "awaiting+consumer"
-        case .streaming(_, let buffer, .nobody, _): "streaming \(buffer.bytes)B"
-        case .streaming(_, let buffer, .consumer, _): "streaming \(buffer.bytes)B+consumer"
-        case .streaming(_, let buffer, .transport, _): "streaming \(buffer.bytes)B+transport"
-        case .finished(_, let buffer): "finished \(buffer.bytes)B"
-        case .failed(let head, let buffer, let error): "failed\(head == nil ? "(no head)" : "") \(errorName(error)) \(buffer.bytes)B"
+    static func name(of machine: Machine) -> String {
+        let bytes = machine.buffer.bytes
+        return switch machine.state {
+        case .awaitingHead(let consumer): consumer == nil ? "awaiting" : "awaiting+consumer"
+        case .streaming(_, .nobody): "streaming \(bytes)B"
+        case .streaming(_, .consumer): "streaming \(bytes)B+consumer"
+        case .streaming(_, .transport): "streaming \(bytes)B+transport"
+        case .finished: "finished \(bytes)B"
+        case .failed(let head, let error): "failed\(head == nil ? "(no head)" : "") \(errorName(error)) \(bytes)B"
         }
     }
 

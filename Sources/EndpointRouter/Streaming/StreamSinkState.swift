@@ -70,16 +70,20 @@ struct StreamSinkState<Waiter, Work> {
         var all: [Work] { [exchange, watchdog].compactMap { $0 } }
     }
 
+    /// Where the exchange is. The buffer and the tasks lie beside the state, not in its cases:
+    /// rebuilding a case with them at every piece cost 5,100 instructions per short stream (issue
+    /// 27's A/B, callgrind). What each state allows of them is kept by the events: the buffer is
+    /// empty until the head, and the tasks are held only while the stream runs.
     enum State {
         /// The request is out; no head yet. The consumer may wait for it.
-        case awaitingHead(consumer: Waiter?, Tasks)
+        case awaitingHead(consumer: Waiter?)
         /// The head is in and the body flows through the buffer.
-        case streaming(HTTPResponseHead, Buffer, Waiting, Tasks)
+        case streaming(HTTPResponseHead, Waiting)
         /// The transport returned: the consumer gets what is buffered, then the end of the body.
-        case finished(HTTPResponseHead, Buffer)
+        case finished(HTTPResponseHead)
         /// The stream failed (the transport's error, a refused piece, the consumer closing it, a
         /// timeout): the consumer gets what is buffered, then the error.
-        case failed(HTTPResponseHead?, Buffer, HTTPClientError)
+        case failed(HTTPResponseHead?, HTTPClientError)
     }
 
     /// What the sink does after an event, outside its lock.
@@ -116,6 +120,10 @@ struct StreamSinkState<Waiter, Work> {
     }
 
     private(set) var state: State
+    /// Pieces received and not yet taken, in order: empty until the head.
+    private(set) var buffer = Buffer()
+    /// The exchange's task and the watchdog while the stream runs; none once it ended.
+    private(set) var tasks = Tasks()
     /// Bytes read ahead of the consumer at most (plus the one piece in hand).
     let capacity: Int
     /// Body bytes received.
@@ -123,9 +131,16 @@ struct StreamSinkState<Waiter, Work> {
     /// When the transport last delivered (or was let go on to read): the idle timeout counts from it.
     private(set) var lastActivity = ContinuousClock.now
 
-    init(_ state: State = .awaitingHead(consumer: nil, Tasks()), capacity: Int) {
+    /// A machine in `state` (a test's starting point; the sink starts awaiting the head), holding
+    /// `buffer` once the head is in and `tasks` while the stream runs.
+    init(_ state: State = .awaitingHead(consumer: nil), buffer: Buffer = Buffer(), tasks: Tasks = Tasks(), capacity: Int) {
         self.state = state
         self.capacity = max(1, capacity)
+        switch state {
+        case .awaitingHead: self.tasks = tasks
+        case .streaming: (self.buffer, self.tasks) = (buffer, tasks)
+        case .finished, .failed: self.buffer = buffer
+        }
     }
 
     // MARK: The transport's side
@@ -133,11 +148,11 @@ struct StreamSinkState<Waiter, Work> {
     /// The transport has the head.
     mutating func headReceived(_ head: HTTPResponseHead) -> Action {
         switch state {
-        case .awaitingHead(let consumer, let tasks):
-            state = .streaming(head, Buffer(), .nobody, tasks)
+        case .awaitingHead(let consumer):
+            state = .streaming(head, .nobody)
             lastActivity = .now
             return consumer.map { .resume($0) } ?? .none
-        case .failed(_, _, let error): return .refuse(error)
+        case .failed(_, let error): return .refuse(error)
         // One head per exchange: a second is not the consumer's to see.
         case .streaming, .finished: return .none
         }
@@ -145,137 +160,111 @@ struct StreamSinkState<Waiter, Work> {
 
     /// The transport has a piece of the body (not empty).
     mutating func pieceReceived(_ piece: Data) -> Action {
-        guard case .streaming(let head, var buffer, let waiting, let tasks) = state else {
-            switch state {
-            case .awaitingHead(let consumer, let tasks):
-                // A body before its head is not HTTP.
-                state = .failed(nil, Buffer(), .invalidResponse)
-                return .end(resuming: consumer, cancelling: tasks.watchdog.map { [$0] } ?? [], refusing: .invalidResponse)
-            case .failed(_, _, let error): return .refuse(error)
-            default: return .none
-            }
+        switch state {
+        case .streaming(let head, let waiting):
+            // Only a transport that never waits for demand gets here with a full buffer.
+            guard buffer.bytes < capacity else { return end(.failed(head, .responseTooLarge(limit: capacity)), by: .refusedPiece) }
+            buffer.append(piece)
+            totalBytes += Int64(piece.count)
+            lastActivity = .now
+            guard case .consumer(let consumer) = waiting else { return .none }
+            state = .streaming(head, .nobody)
+            return .resume(consumer)
+        // A body before its head is not HTTP.
+        case .awaitingHead: return end(.failed(nil, .invalidResponse), by: .refusedPiece)
+        case .failed(_, let error): return .refuse(error)
+        case .finished: return .none
         }
-        // Only a transport that never waits for demand gets here with a full buffer.
-        guard buffer.bytes < capacity else {
-            let error = HTTPClientError.responseTooLarge(limit: capacity)
-            state = .failed(head, buffer, error)
-            return .end(resuming: waiting.waiter, cancelling: tasks.watchdog.map { [$0] } ?? [], refusing: error)
-        }
-        emptyState()
-        buffer.append(piece)
-        totalBytes += Int64(piece.count)
-        lastActivity = .now
-        guard case .consumer(let consumer) = waiting else {
-            state = .streaming(head, buffer, waiting, tasks)
-            return .none
-        }
-        state = .streaming(head, buffer, .nobody, tasks)
-        return .resume(consumer)
     }
 
     /// The transport asks whether it may read the next piece.
     func demandAsked() -> Demand {
         switch state {
         case .awaitingHead, .finished: .room
-        case .streaming(_, let buffer, _, _): buffer.bytes < capacity ? .room : .wait
-        case .failed(_, _, let error): .failure(error)
+        case .streaming: buffer.bytes < capacity ? .room : .wait
+        case .failed(_, let error): .failure(error)
         }
     }
 
     /// The transport parks until there is room; it is resumed at once if there already is.
     mutating func transportParked(_ waiter: Waiter) -> Action {
-        guard case .streaming(let head, let buffer, .nobody, let tasks) = state, buffer.bytes >= capacity else {
-            return .resume(waiter)
-        }
-        state = .streaming(head, buffer, .transport(waiter), tasks)
+        guard case .streaming(let head, .nobody) = state, buffer.bytes >= capacity else { return .resume(waiter) }
+        state = .streaming(head, .transport(waiter))
         return .none
     }
 
     /// The transport's task was cancelled while it waited for room.
     mutating func transportCancelled() -> Action {
-        guard case .streaming(let head, let buffer, .transport(let waiter), let tasks) = state else { return .none }
-        state = .streaming(head, buffer, .nobody, tasks)
+        guard case .streaming(let head, .transport(let waiter)) = state else { return .none }
+        state = .streaming(head, .nobody)
         return .resume(waiter)
     }
 
     /// The exchange's task ended: the transport returned its head or threw. A head it returned
     /// without handing it over first counts as received.
     mutating func exchangeEnded(_ outcome: Result<HTTPResponseHead, HTTPClientError>) -> Action {
-        let (head, buffer, waiter, tasks): (HTTPResponseHead?, Buffer, Waiter?, Tasks)
+        let head: HTTPResponseHead?
         switch state {
-        case .awaitingHead(let consumer, let running): (head, buffer, waiter, tasks) = (nil, Buffer(), consumer, running)
-        case .streaming(let received, let held, let waiting, let running):
-            (head, buffer, waiter, tasks) = (received, held, waiting.waiter, running)
-        case let ended:
-            state = ended
-            return .none
+        case .awaitingHead: head = nil
+        case .streaming(let received, _): head = received
+        case .finished, .failed: return .none
         }
         switch outcome {
-        case .success(let returned): state = .finished(head ?? returned, buffer)
-        case .failure(let error): state = .failed(head, buffer, error)
+        case .success(let returned): return end(.finished(head ?? returned), by: .exchange)
+        case .failure(let error): return end(.failed(head, error), by: .exchange)
         }
-        // The exchange is the task ending: only the watchdog is left to stop.
-        return .end(resuming: waiter, cancelling: tasks.watchdog.map { [$0] } ?? [], refusing: nil)
     }
 
     // MARK: The consumer's side
 
     /// The exchange's task was started.
     mutating func exchangeStarted(_ exchange: Work) -> Action {
-        attach { $0.exchange = exchange } ?? .cancel(exchange)
+        guard isRunning else { return .cancel(exchange) }
+        tasks.exchange = exchange
+        return .none
     }
 
     /// The watchdog's task was started.
     mutating func watchdogStarted(_ watchdog: Work) -> Action {
-        attach { $0.watchdog = watchdog } ?? .cancel(watchdog)
+        guard isRunning else { return .cancel(watchdog) }
+        tasks.watchdog = watchdog
+        return .none
     }
 
     /// The consumer asks for the head: `nil` when it must park.
     func headAsked() -> Result<HTTPResponseHead, HTTPClientError>? {
         switch state {
         case .awaitingHead: nil
-        case .streaming(let head, _, _, _), .finished(let head, _), .failed(let head?, _, _): .success(head)
-        case .failed(nil, _, let error): .failure(error)
+        case .streaming(let head, _), .finished(let head), .failed(let head?, _): .success(head)
+        case .failed(nil, let error): .failure(error)
         }
     }
 
     /// The consumer asks for the next piece.
     mutating func pieceAsked() -> Next {
-        // `if case`, not `switch state`: a switch over the state it changes works on a copy of it,
-        // and the copy's hold on the queue made each take copy the whole queue.
-        if case .streaming(let head, var buffer, let waiting, let tasks) = state, !buffer.isEmpty {
-            emptyState()
+        switch state {
+        case .awaitingHead: return .wait
+        case .streaming(let head, let waiting):
+            guard !buffer.isEmpty else { return .wait }
             let piece = buffer.take()
-            guard case .transport(let transport) = waiting, buffer.bytes < capacity else {
-                state = .streaming(head, buffer, waiting, tasks)
-                return .piece(piece, resuming: nil)
-            }
-            state = .streaming(head, buffer, .nobody, tasks)
+            guard case .transport(let transport) = waiting, buffer.bytes < capacity else { return .piece(piece, resuming: nil) }
+            state = .streaming(head, .nobody)
             lastActivity = .now
             return .piece(piece, resuming: transport)
+        case .finished: return buffer.isEmpty ? .end : .piece(buffer.take(), resuming: nil)
+        case .failed(_, let error): return buffer.isEmpty ? .failure(error) : .piece(buffer.take(), resuming: nil)
         }
-        if case .finished(let head, var buffer) = state {
-            emptyState()
-            defer { state = .finished(head, buffer) }
-            return buffer.isEmpty ? .end : .piece(buffer.take(), resuming: nil)
-        }
-        if case .failed(let head, var buffer, let error) = state {
-            emptyState()
-            defer { state = .failed(head, buffer, error) }
-            return buffer.isEmpty ? .failure(error) : .piece(buffer.take(), resuming: nil)
-        }
-        return .wait
     }
 
     /// The consumer parks until the head (`forHead`) or the next piece arrives, or the stream ends;
     /// it is resumed at once if that already happened.
     mutating func consumerParked(_ waiter: Waiter, forHead: Bool) -> Action {
         switch state {
-        case .awaitingHead(nil, let tasks):
-            state = .awaitingHead(consumer: waiter, tasks)
+        case .awaitingHead(nil):
+            state = .awaitingHead(consumer: waiter)
             return .none
-        case .streaming(let head, let buffer, .nobody, let tasks) where !forHead && buffer.isEmpty:
-            state = .streaming(head, buffer, .consumer(waiter), tasks)
+        case .streaming(let head, .nobody) where !forHead && buffer.isEmpty:
+            state = .streaming(head, .consumer(waiter))
             return .none
         default:
             // What it waits for is there, the stream ended, or a waiter is held already (calls for
@@ -288,20 +277,12 @@ struct StreamSinkState<Waiter, Work> {
     /// passed): the exchange is cancelled, so the transport closes the connection. Buffered pieces
     /// are dropped unless `keepingBuffered`, when the consumer still gets them before the error.
     mutating func closed(_ error: HTTPClientError, keepingBuffered: Bool) -> Action {
+        if !keepingBuffered { buffer = Buffer() }
         switch state {
-        case .awaitingHead(let consumer, let tasks):
-            state = .failed(nil, Buffer(), error)
-            return .end(resuming: consumer, cancelling: tasks.all, refusing: nil)
-        case .streaming(let head, let buffer, let waiting, let tasks):
-            state = .failed(head, keepingBuffered ? buffer : Buffer(), error)
-            return .end(resuming: waiting.waiter, cancelling: tasks.all, refusing: nil)
-        case .finished(let head, let buffer):
-            // The end stays the one that came first; only the memory of a consumer gone is freed.
-            state = .finished(head, keepingBuffered ? buffer : Buffer())
-            return .none
-        case .failed(let head, let buffer, let first):
-            state = .failed(head, keepingBuffered ? buffer : Buffer(), first)
-            return .none
+        case .awaitingHead: return end(.failed(nil, error), by: .consumer)
+        case .streaming(let head, _): return end(.failed(head, error), by: .consumer)
+        // The end stays the one that came first; only the memory of a consumer gone is freed.
+        case .finished, .failed: return .none
         }
     }
 
@@ -311,12 +292,7 @@ struct StreamSinkState<Waiter, Work> {
     var head: HTTPResponseHead? { try? headAsked()?.get() }
 
     /// Slots in the queue, taken ones included (for tests).
-    var queuedSlots: Int {
-        switch state {
-        case .awaitingHead: 0
-        case .streaming(_, let buffer, _, _), .finished(_, let buffer), .failed(_, let buffer, _): buffer.slots
-        }
-    }
+    var queuedSlots: Int { buffer.slots }
 
     /// When the watchdog must end the stream with `.timedOut`: `idle` after the last byte (while
     /// the transport waits for the consumer no byte is expected, so the idle clock counts from
@@ -325,38 +301,50 @@ struct StreamSinkState<Waiter, Work> {
         let quiet: ContinuousClock.Instant?
         switch state {
         case .finished, .failed: return nil
-        case .streaming(_, _, .transport, _): quiet = idle.map { now + $0 }
+        case .streaming(_, .transport): quiet = idle.map { now + $0 }
         case .awaitingHead, .streaming: quiet = idle.map { lastActivity + $0 }
         }
         guard let quiet else { return deadline }
         return deadline.map { min(quiet, $0) } ?? quiet
     }
 
-    // MARK: Helpers
+    // MARK: Transitions
 
-    /// Drops the state's hold on its buffer, after a caller bound the buffer to a local `var` with
-    /// `guard case` or `if case`: the local is then its one reference and changes in place. A
-    /// `switch` over the state kept a copy of it alive, and each piece copied the whole queue (issue
-    /// 27's A/B: 8,790 → 15,590 instructions per event with a transport writing ahead, callgrind).
-    /// Every caller sets the state again.
-    private mutating func emptyState() {
-        state = .failed(nil, Buffer(), .cancelled)
+    /// Whether the stream runs: tasks attached now are kept, not cancelled.
+    private var isRunning: Bool {
+        switch state {
+        case .awaitingHead, .streaming: true
+        case .finished, .failed: false
+        }
     }
 
-    /// Attaches a task while the stream runs; `nil` once it ended (cancel the task).
-    private mutating func attach(_ change: (inout Tasks) -> Void) -> Action? {
+    /// Who ended a running stream.
+    private enum Ender {
+        /// The consumer closed it: the exchange is cancelled, so the transport closes the connection.
+        case consumer
+        /// The transport handed over a piece that ends it: its call is refused with the error, which
+        /// ends the exchange without cancelling it.
+        case refusedPiece
+        /// The exchange's task returned: only the watchdog is left to stop.
+        case exchange
+    }
+
+    /// Ends a running stream in `ended` (`.finished` or `.failed`): the side that waited is resumed
+    /// and the tasks still running are let go, to be cancelled.
+    private mutating func end(_ ended: State, by ender: Ender) -> Action {
+        let waiter: Waiter?
         switch state {
-        case .awaitingHead(let consumer, var tasks):
-            change(&tasks)
-            state = .awaitingHead(consumer: consumer, tasks)
-            return Action.none
-        case .streaming(let head, let buffer, let waiting, var tasks):
-            change(&tasks)
-            state = .streaming(head, buffer, waiting, tasks)
-            return Action.none
-        case let ended:
-            state = ended
-            return nil
+        case .awaitingHead(let consumer): waiter = consumer
+        case .streaming(_, let waiting): waiter = waiting.waiter
+        case .finished, .failed: waiter = nil
         }
+        state = ended
+        if ender != .consumer { tasks.exchange = nil }
+        let cancelling = tasks.all
+        tasks = Tasks()
+        guard ender == .refusedPiece, case .failed(_, let error) = ended else {
+            return .end(resuming: waiter, cancelling: cancelling, refusing: nil)
+        }
+        return .end(resuming: waiter, cancelling: cancelling, refusing: error)
     }
 }
