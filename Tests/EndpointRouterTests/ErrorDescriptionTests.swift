@@ -28,6 +28,10 @@ struct ErrorDescriptionTests {
         ("https://api.example.com/x?T0K", "https://api.example.com/x?<redacted>"),
         ("https://api.example.com/x?a=&b==T0K&&c", "https://api.example.com/x?a=<redacted>&b=<redacted>&&<redacted>"),
         ("https://api.example.com/a@b/c", "https://api.example.com/a@b/c"),
+        // A malformed host: only a slash ends a lone URL's authority, so a space or a quote in the
+        // userinfo leaves none of the password visible.
+        ("https://us er:pa ss'w@api.example.com/x", "https://<redacted>@api.example.com/x"),
+        ("https://api.example.com/to/http://u:pw@inner.example/", "https://api.example.com/to/http://<redacted>@inner.example/"),
         ("search?token=T0K", "search?token=<redacted>"),
         ("https://api.example.com/x#token=T0K", "https://api.example.com/x"),
         ("", ""),

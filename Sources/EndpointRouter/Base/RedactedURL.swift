@@ -27,7 +27,9 @@ package enum RedactedURL {
             query = rest[rest.index(after: question)...]
             rest = rest[..<question]
         }
-        var output = withoutUserInfo(rest)
+        // In a URL alone, only a slash ends the authority: a space or a quote in a malformed `host`
+        // must not leave the password after it visible.
+        var output = hidingCredentials(in: rest, authorityEndsAt: "/\\")
         if let query {
             output +=
                 "?"
@@ -41,28 +43,20 @@ package enum RedactedURL {
 
     /// `text` with the userinfo of every `scheme://user:password@host` in it replaced: for a
     /// sentence that quotes a URL, such as libcurl's "Unsupported proxy scheme for
-    /// 'http://user:password@proxy'", whose proxy the caller configured with its password.
-    package static func hidingCredentials(in text: String) -> String {
+    /// 'http://user:password@proxy'", whose proxy the caller configured with its password. In a
+    /// sentence a quote, a space or a bracket also ends the URL's authority.
+    package static func hidingCredentials(in text: some StringProtocol, authorityEndsAt ends: String = "/\\'\" \t\r\n<>") -> String {
         var output = ""
         var rest = Substring(text)
         while let separator = rest.range(of: "://") {
             output += rest[..<separator.upperBound]
             rest = rest[separator.upperBound...]
-            let authority = rest.prefix { !"/\\'\" \t\r\n<>".contains($0) }
+            let authority = rest.prefix { !ends.contains($0) }
             if let at = authority.lastIndex(of: "@") {
                 output += placeholder
                 rest = rest[at...]
             }
         }
         return output + rest
-    }
-
-    /// `scheme://REDACTED@host/path` for `scheme://user:password@host/path`; other text unchanged.
-    private static func withoutUserInfo(_ text: Substring) -> String {
-        guard let schemeEnd = text.range(of: "://") else { return String(text) }
-        let authorityAndPath = text[schemeEnd.upperBound...]
-        let authority = authorityAndPath.prefix { $0 != "/" && $0 != "\\" }
-        guard let at = authority.lastIndex(of: "@") else { return String(text) }
-        return String(text[..<schemeEnd.upperBound]) + placeholder + String(text[at...])
     }
 }
