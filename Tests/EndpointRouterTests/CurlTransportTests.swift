@@ -485,6 +485,7 @@
                 #expect(!"\(error)".contains("s3cret"), "\(error)")
                 #expect(!error.localizedDescription.contains("s3cret"), "\(error.localizedDescription)")
                 #expect(ContinuousClock.now - started < .seconds(10))
+                if proxy.utf8.contains(0) { #expect("\(error)".contains("`proxy` setting"), "names what to fix: \(error)") }
             }
             #expect(server.requests.isEmpty)
         }

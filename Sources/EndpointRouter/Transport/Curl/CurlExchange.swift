@@ -149,9 +149,13 @@
             if remaining.seconds < 86_400 { set(CurlOption.timeoutMilliseconds, Int(remaining.seconds) * 1000 + 1000) }
             ok = ok && setMethodAndBody(easy, me)
             ok = ok && setHeaders(easy)
-            ok = ok && options.apply(to: easy, scheme: request.url.scheme)
             guard ok else {
-                return .transport(.unknown, "libcurl refused an option for this request (libcurl \(libcurlVersion))", url: request.url)
+                return .transport(.unknown, "libcurl \(libcurlVersion) refused to set this request up (its URL, method, body or headers)", url: request.url)
+            }
+            if let setting = options.apply(to: easy, scheme: request.url.scheme) {
+                return .transport(
+                    .unknown, "libcurl \(libcurlVersion) refused the transport's `\(setting)` setting: a NUL in it, or an option this libcurl lacks",
+                    url: request.url)
             }
             return nil
         }

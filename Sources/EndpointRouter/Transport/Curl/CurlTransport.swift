@@ -184,28 +184,31 @@ public final class CurlTransport: HTTPTransport {
     internal import CLibcurl
 
     extension CurlTransport.Configuration {
-        /// Sets the TLS and proxy options on `easy`, for a URL of `scheme`; `false` if libcurl refused one.
-        func apply(to easy: UnsafeMutableRawPointer, scheme: String?) -> Bool {
-            var ok = true
-            func set(_ option: Int32, _ text: String) {
+        /// Sets the TLS and proxy options on `easy`, for a URL of `scheme`; returns the name of the
+        /// first setting libcurl refused (a NUL in it, or an option this build of libcurl lacks), for
+        /// the caller's message.
+        func apply(to easy: UnsafeMutableRawPointer, scheme: String?) -> String? {
+            var refused: String?
+            func set(_ option: Int32, _ text: String, _ name: String) {
                 // A NUL would cut the value short where libcurl reads it: refused, not truncated.
-                ok = ok && !text.utf8.contains(0) && text.withCString { libcurl_easy_setopt_pointer(easy, option, $0) } == 0
+                guard refused == nil else { return }
+                if text.utf8.contains(0) || text.withCString({ libcurl_easy_setopt_pointer(easy, option, $0) }) != 0 { refused = name }
             }
             // Always set, so libcurl does not read the environment itself on the loop thread.
-            set(CurlOption.proxy, proxy ?? environmentProxies.proxy(forScheme: scheme))
-            set(CurlOption.noProxy, noProxy ?? environmentProxies.noProxy ?? "")
-            if let certificateAuthorityFile { set(CurlOption.caInfo, certificateAuthorityFile) }
-            if !pinnedPublicKeys.isEmpty { set(CurlOption.pinnedPublicKey, pinnedPublicKeys.joined(separator: ";")) }
+            set(CurlOption.proxy, proxy ?? environmentProxies.proxy(forScheme: scheme), "proxy")
+            set(CurlOption.noProxy, noProxy ?? environmentProxies.noProxy ?? "", "noProxy")
+            if let certificateAuthorityFile { set(CurlOption.caInfo, certificateAuthorityFile, "certificateAuthorityFile") }
+            if !pinnedPublicKeys.isEmpty { set(CurlOption.pinnedPublicKey, pinnedPublicKeys.joined(separator: ";"), "pinnedPublicKeys") }
             if let clientCertificate {
-                set(CurlOption.sslCert, clientCertificate.certificateFile)
-                set(CurlOption.sslKey, clientCertificate.keyFile)
+                set(CurlOption.sslCert, clientCertificate.certificateFile, "clientCertificate")
+                set(CurlOption.sslKey, clientCertificate.keyFile, "clientCertificate")
             }
-            if let minimumTLSVersion {
+            if let minimumTLSVersion, refused == nil {
                 // CURL_SSLVERSION_TLSv1_2 and CURL_SSLVERSION_TLSv1_3.
                 let value = minimumTLSVersion == .tls12 ? 6 : 7
-                ok = ok && libcurl_easy_setopt_long(easy, CurlOption.sslVersion, value) == 0
+                if libcurl_easy_setopt_long(easy, CurlOption.sslVersion, value) != 0 { refused = "minimumTLSVersion" }
             }
-            return ok
+            return refused
         }
     }
 #endif
