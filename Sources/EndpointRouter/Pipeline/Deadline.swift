@@ -114,7 +114,10 @@ private final class Race<T: Sendable>: StripeLocked, @unchecked Sendable {
 
     var isFinished: Bool { withLock { $0.machine.isFinished } }
 
-    /// What the race let in first; read once the waiter was answered.
+    /// What the race let in first; read once the waiter was answered. The machine answers the
+    /// waiter only after a finish, which stores its result first under the same lock, so the result
+    /// is always there by then; `.cancelled` stands in for it rather than a trap the compiler cannot
+    /// rule out.
     var result: Result<T, HTTPClientError> { withLock { $0.result } ?? .failure(.cancelled) }
 
     func begin(_ continuation: UnsafeContinuation<Void, Never>) { perform(withLock { $0.machine.waiterArrived(continuation) }) }
