@@ -150,12 +150,12 @@
             ok = ok && setMethodAndBody(easy, me)
             ok = ok && setHeaders(easy)
             guard ok else {
-                return .transport(.unknown, "libcurl \(libcurlVersion) refused to set this request up (its URL, method, body or headers)", url: request.url)
+                let reason = "libcurl \(libcurlVersion) refused to set this request up (its URL, method, body or headers)"
+                return .transport(.unknown, reason, url: request.url)
             }
             if let setting = options.apply(to: easy, scheme: request.url.scheme) {
-                return .transport(
-                    .unknown, "libcurl \(libcurlVersion) refused the transport's `\(setting)` setting: a NUL in it, or an option this libcurl lacks",
-                    url: request.url)
+                let reason = "libcurl \(libcurlVersion) refused the transport's `\(setting)` setting: a NUL in it, or an option it lacks"
+                return .transport(.unknown, reason, url: request.url)
             }
             return nil
         }
