@@ -214,6 +214,27 @@
                 // Each abandoned body may hold its 8 MiB limit until it is cut; 16 MiB of slack for the rest.
                 #expect(growth <= 8 * 8 + 16)
             }
+
+            /// A call without middlewares runs in its caller's task (`Deadline.runInCallerTask`), so its
+            /// deadline ends the exchange in flight, here the second hop of a redirect, which hangs:
+            /// the caller has `.timedOut` at the deadline and the hanging connection is closed by then.
+            @Test func theDeadlineEndsARedirectsHangingHopAndClosesItsConnection() async throws {
+                let server = try TestServer { request in
+                    request.path == "/first" ? .redirect(status: 302, location: "/second") : .hang
+                }
+                defer { server.stop() }
+                let clock = ContinuousClock()
+                let start = clock.now
+                let result = await TestEndpoint(host: server.baseURL, endpoint: "first", timeout: 0.3, transport: try CurlTransport())
+                    .request(type: Data.self)
+                let answered = clock.now
+                #expect(result.failure == .timedOut)
+                #expect(answered - start >= .milliseconds(300) && answered - start < .seconds(2), "\(answered - start)")
+                #expect(server.requests.map(\.path) == ["/first", "/second"])
+                let hop = try #require(server.requests.last).connectionIndex
+                let ended = try #require(await server.waitForConnectionEnd(index: hop, timeout: 5), "the hop's connection stayed open")
+                #expect(ended - answered < .milliseconds(50), "closed \(ended - answered) after the answer")
+            }
         }
     }
 #endif

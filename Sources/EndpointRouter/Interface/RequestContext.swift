@@ -43,6 +43,9 @@ public struct RequestContext: Sendable {
     let uploadProgress: ProgressReporter?
     /// The stream-end handlers of a streaming call; `nil` for a call that ends in a whole body.
     var streamObserver: StreamObserver?
+    /// The call's deadline when it runs in its caller's task (``Deadline/runInCallerTask(until:cut:_:)``):
+    /// a ``CuttableTransport`` registers each exchange with it.
+    var deadlineCut: DeadlineCut?
 
     /// Whether this call streams its body to the caller (`events()`, `lines()`, `jsonLines(of:)`,
     /// `bytes()`): the response a middleware gets back from `next` then carries the head with an

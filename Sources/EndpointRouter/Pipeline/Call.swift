@@ -80,6 +80,16 @@ struct Call: Sendable {
         }
         let request = self.request
         let middlewares = self.middlewares
+        // Without middlewares, on a transport the deadline can cut, nothing in the pipeline can
+        // ignore cancellation: the call runs in the caller's task (see `Deadline.runInCallerTask`).
+        if middlewares.isEmpty, stream == nil, transport is any CuttableTransport {
+            let cut = DeadlineCut()
+            var context = context
+            context.deadlineCut = cut
+            return await Deadline.runInCallerTask(until: deadline, cut: cut) { () throws(HTTPClientError) in
+                try await terminal(request, context)
+            }
+        }
         return await Deadline.run(until: deadline) { () throws(HTTPClientError) in
             try await MiddlewareChain.run(middlewares[...], then: terminal, request, context)
         }

@@ -7,7 +7,7 @@
     ///
     /// Everything here except `init` runs on the transport's loop thread (``CurlLoop``), which alone
     /// calls libcurl; that confinement is what makes the unchecked `Sendable` safe.
-    final class CurlExchange: @unchecked Sendable {
+    final class CurlExchange: CuttableExchange, @unchecked Sendable {
         typealias Outcome = Result<HTTPResponseHead, HTTPClientError>
         typealias Continuation = CheckedContinuation<Outcome, Never>
 
@@ -70,6 +70,9 @@
         }
 
         // MARK: Events, each run on the loop thread
+
+        /// Ends the exchange with `error` (its call's deadline passed), from any thread.
+        func cut(_ error: HTTPClientError) { loop.post(.cancel(self, error)) }
 
         func start(_ continuation: Continuation) { perform(machine.start(continuation)) }
         func cancel(_ error: HTTPClientError) { perform(machine.cancel(error)) }

@@ -30,7 +30,7 @@ import Foundation
 ///     var transport: any HTTPTransport { Self.curl ?? DefaultTransport.shared }
 /// }
 /// ```
-public final class CurlTransport: HTTPTransport {
+public final class CurlTransport: HTTPTransport, CuttableTransport {
     /// Whether libcurl could be loaded on this machine.
     public enum Availability: Sendable, Equatable {
         /// Loaded; `version` is libcurl's own text, such as `libcurl/7.88.1 OpenSSL/3.0.11`.
@@ -163,6 +163,8 @@ public final class CurlTransport: HTTPTransport {
         #if os(Linux)
             let loop = self.loop
             let exchange = CurlExchange(request, context: context, sink: sink, options: configuration, loop: loop)
+            try context.deadlineCut?.exchangeStarted(exchange)
+            defer { context.deadlineCut?.exchangeEnded() }
             let outcome = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     if !loop.post(.start(exchange, continuation)) {
