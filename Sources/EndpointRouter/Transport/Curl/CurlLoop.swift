@@ -56,8 +56,10 @@
             inbox.withLock { inbox in
                 guard inbox.isOpen else { return false }
                 inbox.commands.append(command)
-                // Under the lock: the loop frees the multi only after closing the inbox under it.
-                _ = libcurl_multi_wakeup(multi)
+                // Only the first command of a batch wakes the loop: the others find it woken and not
+                // yet drained, and it takes them all at once. Under the lock: the loop frees the multi
+                // only after closing the inbox under it.
+                if inbox.commands.count == 1 { _ = libcurl_multi_wakeup(multi) }
                 return true
             }
         }
