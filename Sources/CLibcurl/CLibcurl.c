@@ -22,6 +22,7 @@ struct libcurl_functions {
     char *(*version)(void);
     void *(*easy_init)(void);
     void (*easy_cleanup)(void *);
+    void (*easy_reset)(void *);
     int (*easy_setopt)(void *, int, ...);
     int (*easy_getinfo)(void *, int, ...);
     int (*easy_pause)(void *, int);
@@ -71,6 +72,7 @@ static int resolve_all(const char *path, struct libcurl_functions *into, char *r
     RESOLVE(version, "curl_version");
     RESOLVE(easy_init, "curl_easy_init");
     RESOLVE(easy_cleanup, "curl_easy_cleanup");
+    RESOLVE(easy_reset, "curl_easy_reset");
     RESOLVE(easy_setopt, "curl_easy_setopt");
     RESOLVE(easy_getinfo, "curl_easy_getinfo");
     RESOLVE(easy_pause, "curl_easy_pause");
@@ -117,6 +119,7 @@ const char *libcurl_version(void) { return curl.version(); }
 
 libcurl_easy *libcurl_easy_init(void) { return curl.easy_init(); }
 void libcurl_easy_cleanup(libcurl_easy *easy) { curl.easy_cleanup(easy); }
+void libcurl_easy_reset(libcurl_easy *easy) { curl.easy_reset(easy); }
 int libcurl_easy_setopt_long(libcurl_easy *easy, int option, long value) { return curl.easy_setopt(easy, option, value); }
 int libcurl_easy_setopt_offset(libcurl_easy *easy, int option, int64_t value) {
     return curl.easy_setopt(easy, option, (long long)value);

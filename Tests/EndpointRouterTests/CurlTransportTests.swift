@@ -72,6 +72,50 @@
             #expect(server.requests.allSatisfy { !$0.headers.contains { $0.name.lowercased() == "transfer-encoding" } })
         }
 
+        /// The loop reuses an ended exchange's easy handle after `curl_easy_reset`: requests of every
+        /// shape, one after another on one transport (so on the same few handles), each carry their own
+        /// method, body, framing and fields, and nothing of the request before.
+        @Test func aReusedHandleCarriesNothingOfTheRequestBefore() async throws {
+            let server = try TestServer { request in request.method == "HEAD" ? .status(200) : .json("{}") }
+            defer { server.stop() }
+            let transport = try CurlTransport()
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("reuse-\(UUID().uuidString).bin")
+            try Data("from a file".utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let calls: [TestEndpoint] = [
+                TestEndpoint(
+                    host: server.baseURL, endpoint: "a", method: .post, headers: ["X-Only-Here": "1"],
+                    body: .data(Data("posted".utf8), contentType: "text/plain"),
+                    transport: transport),
+                TestEndpoint(host: server.baseURL, endpoint: "b", method: .head, transport: transport),
+                TestEndpoint(host: server.baseURL, endpoint: "c", transport: transport),
+                TestEndpoint(
+                    host: server.baseURL, endpoint: "d", method: .put, body: .file(file, contentType: "application/octet-stream"),
+                    transport: transport),
+                TestEndpoint(host: server.baseURL, endpoint: "e", method: .delete, transport: transport),
+                TestEndpoint(host: server.baseURL, endpoint: "f", transport: transport),
+            ]
+            for round in 0..<2 {
+                for call in calls {
+                    let result = await call.request(type: Data.self)
+                    #expect(result.failure == nil, "round \(round), \(call.method) \(call.endpoint): \(result)")
+                }
+            }
+            let seen = server.requests
+            #expect(
+                seen.map { "\($0.method) \($0.path)" }
+                    == Array(repeating: ["POST /a", "HEAD /b", "GET /c", "PUT /d", "DELETE /e", "GET /f"], count: 2).flatMap { $0 })
+            for request in seen {
+                let names = Set(request.headers.map { $0.name.lowercased() })
+                let expectedBody = ["/a": "posted", "/d": "from a file"][request.path] ?? ""
+                #expect(String(decoding: request.body, as: UTF8.self) == expectedBody, "\(request.method) \(request.path)")
+                #expect(names.contains("x-only-here") == (request.path == "/a"), "\(request.method) \(request.path)")
+                #expect(
+                    names.contains("content-length") == (request.path == "/a" || request.path == "/d"), "\(request.method) \(request.path)")
+                #expect(!names.contains("transfer-encoding"), "\(request.method) \(request.path)")
+            }
+        }
+
         /// 1 MiB of zeros in 1 KiB of gzip: decoded by libcurl, and the endpoint's limit counts decoded bytes.
         static let gzipBomb: Data = {
             let prefix: [UInt8] = [

@@ -28,6 +28,8 @@ const char *libcurl_version(void);
 
 libcurl_easy *libcurl_easy_init(void);
 void libcurl_easy_cleanup(libcurl_easy *easy);
+/// Sets every option of `easy` back to its default, keeping what libcurl caches (connections, DNS).
+void libcurl_easy_reset(libcurl_easy *easy);
 int libcurl_easy_setopt_long(libcurl_easy *easy, int option, long value);
 int libcurl_easy_setopt_offset(libcurl_easy *easy, int option, int64_t value);
 int libcurl_easy_setopt_pointer(libcurl_easy *easy, int option, const void *value);

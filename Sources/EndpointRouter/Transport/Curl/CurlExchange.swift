@@ -114,7 +114,7 @@
         }
 
         private func release() {
-            if let easy { libcurl_easy_cleanup(easy) }
+            if let easy { loop.recycle(easy) }
             easy = nil
             if let headerList { libcurl_slist_free_all(headerList) }
             headerList = nil
@@ -126,7 +126,7 @@
 
         /// Makes the easy handle for the request; returns why it cannot be made, if it cannot.
         private func setUp() -> HTTPClientError? {
-            guard let easy = libcurl_easy_init() else {
+            guard let easy = loop.handle() else {
                 return .transport(.resourceUnavailable, "libcurl could not make a transfer handle (out of memory)", url: request.url)
             }
             self.easy = easy

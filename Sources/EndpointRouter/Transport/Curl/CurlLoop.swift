@@ -38,6 +38,13 @@
         private var yielded: [CurlExchange] = []
         /// Whether another transfer shares the loop, so that a transfer going over its budget pauses. Loop thread only.
         var isShared: Bool { running.count > 1 }
+        /// Easy handles of ended exchanges, reset, for the next ones. Loop thread only.
+        private var idleHandles: [UnsafeMutableRawPointer] = []
+        /// How many ``idleHandles`` are kept: enough for a burst of calls in flight, few enough that
+        /// their buffers (16 KiB of receive buffer each) stay small beside the calls' own memory.
+        static let idleHandleLimit = 32
+        /// Set when the loop stops: handles are freed from then on, not kept. Loop thread only.
+        private var isClosing = false
 
         /// Starts a loop thread, or returns `nil` when libcurl cannot make a multi handle.
         init?(maximumConnectionsPerHost: Int) {
@@ -82,6 +89,24 @@
 
         func isRunning(_ easy: UnsafeMutableRawPointer) -> Bool { running[easy] != nil }
 
+        /// An easy handle for a new exchange: an idle one, or a new one (`nil` when libcurl has no memory).
+        ///
+        /// Measured (issue 23): making and freeing a handle per exchange was the largest part of the
+        /// loop thread's own work beside libcurl's, and that thread bounds how many small calls a
+        /// transport carries at once; a reset handle keeps its buffers.
+        func handle() -> UnsafeMutableRawPointer? { idleHandles.popLast() ?? libcurl_easy_init() }
+
+        /// Takes back the handle of an ended exchange, off the multi: every option goes back to its
+        /// default (`curl_easy_reset`), so nothing of one request reaches the next.
+        func recycle(_ easy: UnsafeMutableRawPointer) {
+            guard idleHandles.count < Self.idleHandleLimit, !isClosing else {
+                libcurl_easy_cleanup(easy)
+                return
+            }
+            libcurl_easy_reset(easy)
+            idleHandles.append(easy)
+        }
+
         func remove(_ easy: UnsafeMutableRawPointer) {
             guard running.removeValue(forKey: easy) != nil else { return }
             _ = libcurl_multi_remove_handle(multi, easy)
@@ -124,6 +149,7 @@
         }
 
         private func close(refusing unrun: ArraySlice<Command>) {
+            isClosing = true
             let left = inbox.withLock { inbox in
                 inbox.isOpen = false
                 defer { inbox.commands = [] }
@@ -136,6 +162,8 @@
                 }
             }
             for exchange in Array(running.values) { exchange.cancel(shutDownError) }
+            for easy in idleHandles { libcurl_easy_cleanup(easy) }
+            idleHandles = []
             _ = libcurl_multi_cleanup(multi)
         }
     }
