@@ -166,7 +166,7 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
             try context.deadlineCut?.exchangeStarted(exchange)
             defer { context.deadlineCut?.exchangeEnded() }
             let outcome = await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
+                await withUnsafeContinuation { continuation in
                     if !loop.post(.start(exchange, continuation)) {
                         continuation.resume(
                             returning: .failure(.transport(.resourceUnavailable, "this CurlTransport was shut down; create a new one")))
