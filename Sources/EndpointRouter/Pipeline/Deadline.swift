@@ -8,6 +8,9 @@ import Foundation
 /// operation runs in a task of its own, started on the caller's thread, and the caller gets
 /// `.timedOut` at the deadline, or `.cancelled` when its task is cancelled, at once — without
 /// waiting for the operation to notice (it is cancelled and its eventual result dropped).
+///
+/// A call with nothing that could ignore cancellation (no middleware, a ``CuttableTransport``) runs
+/// in the caller's task instead, and the deadline ends its exchange (``runInCallerTask(until:cut:_:)``).
 enum Deadline {
     /// The longest deadline honoured, so nanosecond arithmetic can never overflow.
     static let maximumSeconds: TimeInterval = 1_000_000_000
