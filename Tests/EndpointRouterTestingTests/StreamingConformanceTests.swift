@@ -58,7 +58,14 @@ extension TransportUnderTest {
         let server = try TestServer(handler: handler)
         defer { server.stop() }
         try await withTemporaryDirectory { scratch in
-            try await body(server, make(scratch))
+            let transport = make(scratch)
+            do {
+                try await body(server, transport)
+            } catch {
+                await Self.waitForRecordings(of: transport)
+                throw error
+            }
+            await Self.waitForRecordings(of: transport)
         }
     }
 }

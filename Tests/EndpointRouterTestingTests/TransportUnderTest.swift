@@ -155,10 +155,15 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
                     Self.scripted(scenarios.first { $0.path == request.path })
                 }
                 defer { server.stop() }
-                try await body(
-                    Served(
-                        transport: make(scratch), baseURL: server.baseURL,
-                        requestsSeen: { server.requests.map(SeenRequest.init) }))
+                let transport = make(scratch)
+                do {
+                    try await body(
+                        Served(transport: transport, baseURL: server.baseURL, requestsSeen: { server.requests.map(SeenRequest.init) }))
+                } catch {
+                    await Self.waitForRecordings(of: transport)
+                    throw error
+                }
+                await Self.waitForRecordings(of: transport)
 
             case .stub:
                 let stub = StubTransport()
@@ -180,6 +185,19 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
                         transport: replay, baseURL: Self.offlineBaseURL,
                         requestsSeen: { replay.capturedRequests.map(SeenRequest.init) }))
             }
+        }
+    }
+
+    /// A stream its consumer left is recorded as its exchange winds down, after the test's body:
+    /// written after the scratch folder went, it would make the folder again and leave it behind.
+    /// Bounded, so that an exchange that never ends fails its own test instead of hanging this one.
+    static func waitForRecordings(of transport: any HTTPTransport) async {
+        guard let recorder = transport as? RecordingTransport else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await recorder.waitForRecordings() }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
         }
     }
 
