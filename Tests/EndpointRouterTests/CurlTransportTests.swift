@@ -555,6 +555,32 @@
             #expect(server.requests.isEmpty)
         }
 
+        /// A NUL in any text setting would cut the value short where libcurl reads it: the call is
+        /// refused before anything is sent, and the error names the setting to fix.
+        @Test(arguments: ["noProxy", "certificateAuthorityFile", "pinnedPublicKeys", "clientCertificate", "clientCertificate key"])
+        func aNULInATextSettingIsRefusedByName(_ setting: String) async throws {
+            let server = try TestServer { _ in .json("{}") }
+            defer { server.stop() }
+            var configuration = CurlTransport.Configuration()
+            switch setting {
+            case "noProxy": configuration.noProxy = "localhost\u{0},example.com"
+            case "certificateAuthorityFile": configuration.certificateAuthorityFile = "/etc/ssl/ca\u{0}.pem"
+            case "pinnedPublicKeys": configuration.pinnedPublicKeys = ["sha256//AAAA", "sha256//BB\u{0}BB"]
+            case "clientCertificate": configuration.clientCertificate = (certificateFile: "/tmp/c\u{0}.pem", keyFile: "/tmp/k.pem")
+            default: configuration.clientCertificate = (certificateFile: "/tmp/c.pem", keyFile: "/tmp/k\u{0}.pem")
+            }
+            let transport = try CurlTransport(configuration: configuration)
+            let result = await TestEndpoint(host: server.baseURL, endpoint: "items", timeout: 10, transport: transport)
+                .request(type: Data.self)
+            guard case .failure(let error) = result, case .transport = error else {
+                Issue.record("expected a transport error naming `\(setting)`, got \(result)")
+                return
+            }
+            let name = setting.split(separator: " ")[0]
+            #expect("\(error)".contains("`\(name)` setting has a NUL character"), "names what to fix: \(error)")
+            #expect(server.requests.isEmpty)
+        }
+
         @Test func theEnvironmentIsReadWithLibcurlsPrecedence() {
             let both = ProxyEnvironment(["https_proxy": "http://lower:1", "HTTPS_PROXY": "http://upper:1", "all_proxy": "http://all:1"])
             #expect(both.proxy(forScheme: "https") == "http://lower:1")

@@ -158,8 +158,16 @@
                 let reason = "libcurl \(libcurlVersion) refused to set this request up (its URL, method, body or headers)"
                 return .transport(.unknown, reason, url: request.url)
             }
-            if let setting = options.apply(to: easy, scheme: request.url.scheme) {
-                let reason = "libcurl \(libcurlVersion) refused the transport's `\(setting)` setting: a NUL in it, or an option it lacks"
+            switch options.apply(to: easy, scheme: request.url.scheme) {
+            case nil:
+                break
+            case .nul(let setting):
+                // The value itself stays out of the message: a proxy setting may hold a password.
+                let reason = "the CurlTransport's `\(setting)` setting has a NUL character in it, which libcurl would read cut short"
+                return .transport(.unknown, reason, url: request.url)
+            case .libcurl(let setting):
+                let reason =
+                    "libcurl \(libcurlVersion) refused the transport's `\(setting)` setting: an option this build lacks, or a value it rejects"
                 return .transport(.unknown, reason, url: request.url)
             }
             return nil

@@ -186,15 +186,25 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
     internal import CLibcurl
 
     extension CurlTransport.Configuration {
-        /// Sets the TLS and proxy options on `easy`, for a URL of `scheme`; returns the name of the
-        /// first setting libcurl refused (a NUL in it, or an option this build of libcurl lacks), for
-        /// the caller's message.
-        func apply(to easy: UnsafeMutableRawPointer, scheme: String?) -> String? {
-            var refused: String?
+        /// A text setting ``apply(to:scheme:)`` could not set, named as the caller wrote it.
+        enum Refusal: Equatable {
+            /// It holds a NUL, where libcurl would read it cut short; the caller's to fix.
+            case nul(setting: String)
+            /// libcurl refused it: an option this build lacks, or a value it rejects.
+            case libcurl(setting: String)
+        }
+
+        /// Sets the TLS and proxy options on `easy`, for a URL of `scheme`; returns the first setting
+        /// that could not be set, for the caller's message.
+        func apply(to easy: UnsafeMutableRawPointer, scheme: String?) -> Refusal? {
+            var refusal: Refusal?
             func set(_ option: Int32, _ text: String, _ name: String) {
-                // A NUL would cut the value short where libcurl reads it: refused, not truncated.
-                guard refused == nil else { return }
-                if text.utf8.contains(0) || text.withCString({ libcurl_easy_setopt_pointer(easy, option, $0) }) != 0 { refused = name }
+                guard refusal == nil else { return }
+                if text.utf8.contains(0) {
+                    refusal = .nul(setting: name)
+                } else if text.withCString({ libcurl_easy_setopt_pointer(easy, option, $0) }) != 0 {
+                    refusal = .libcurl(setting: name)
+                }
             }
             // Always set, so libcurl does not read the environment itself on the loop thread.
             set(CurlOption.proxy, proxy ?? environmentProxies.proxy(forScheme: scheme), "proxy")
@@ -205,12 +215,12 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
                 set(CurlOption.sslCert, clientCertificate.certificateFile, "clientCertificate")
                 set(CurlOption.sslKey, clientCertificate.keyFile, "clientCertificate")
             }
-            if let minimumTLSVersion, refused == nil {
+            if let minimumTLSVersion, refusal == nil {
                 // CURL_SSLVERSION_TLSv1_2 and CURL_SSLVERSION_TLSv1_3.
                 let value = minimumTLSVersion == .tls12 ? 6 : 7
-                if libcurl_easy_setopt_long(easy, CurlOption.sslVersion, value) != 0 { refused = "minimumTLSVersion" }
+                if libcurl_easy_setopt_long(easy, CurlOption.sslVersion, value) != 0 { refusal = .libcurl(setting: "minimumTLSVersion") }
             }
-            return refused
+            return refusal
         }
     }
 #endif
