@@ -133,6 +133,10 @@ struct StreamSinkState<Waiter, Work> {
 
     /// A machine in `state` (a test's starting point; the sink starts awaiting the head), holding
     /// `buffer` once the head is in and `tasks` while the stream runs.
+    ///
+    /// What `state` cannot hold is dropped, not kept: a buffer before the head, tasks after the end.
+    /// A table test hands every starting state the same tasks, and each state keeps what it would
+    /// hold in the sink, so no test can start the machine somewhere the sink never is.
     init(_ state: State = .awaitingHead(consumer: nil), buffer: Buffer = Buffer(), tasks: Tasks = Tasks(), capacity: Int) {
         self.state = state
         self.capacity = max(1, capacity)
