@@ -44,8 +44,12 @@ public struct HTTPHeaders: Sendable, Hashable {
     /// field of that name; setting `nil` removes them.
     public subscript(name: String) -> String? {
         get {
-            let found = values(for: name)
-            return found.isEmpty ? nil : found.joined(separator: ", ")
+            // No array in between: this is read several times per request, mostly for one field.
+            var found: String?
+            for field in fields where field.name.caseInsensitiveEquals(name) {
+                found = found.map { $0 + ", " + field.value } ?? field.value
+            }
+            return found
         }
         set {
             if let newValue {

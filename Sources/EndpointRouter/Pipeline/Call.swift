@@ -82,7 +82,7 @@ struct Call: Sendable {
         let middlewares = self.middlewares
         // Without middlewares, on a transport the deadline can cut, nothing in the pipeline can
         // ignore cancellation: the call runs in the caller's task (see `Deadline.runInCallerTask`).
-        if middlewares.isEmpty, stream == nil, transport is any CuttableTransport {
+        if middlewares.isEmpty, stream == nil, CuttableTypes.contains(transport) {
             let cut = DeadlineCut()
             var context = context
             context.deadlineCut = cut
