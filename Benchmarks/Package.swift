@@ -30,6 +30,11 @@ let package = Package(
         .target(
             name: "BenchmarkFixtures",
             dependencies: [.product(name: "EndpointRouter", package: "EndpointRouter"), "CRawCurl"]),
+        // Issue 23: instructions per call on CurlTransport beside the raw libcurl loop, for callgrind
+        // (`./instructions curl`); a plain executable, not a package-benchmark target.
+        .executableTarget(
+            name: "CurlInstructions",
+            dependencies: [.product(name: "EndpointRouter", package: "EndpointRouter"), "BenchmarkFixtures"]),
         .executableTarget(name: "RequestBuilding", dependencies: benchmarkDependencies,
                           path: "Benchmarks/RequestBuilding", plugins: benchmarkPlugins),
         .executableTarget(name: "Middleware", dependencies: benchmarkDependencies,
