@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 // libcurl's own declarations, restated: a CURLMsg is { int msg; CURL *easy; union { void *; int result; } }.
@@ -36,8 +37,6 @@ struct libcurl_functions {
     int (*multi_poll)(void *, void *, unsigned int, int, int *);
     int (*multi_wakeup)(void *);
     libcurl_message *(*multi_info_read)(void *, int *);
-    void *(*slist_append)(void *, const char *);
-    void (*slist_free_all)(void *);
 };
 
 static struct libcurl_functions curl;
@@ -86,8 +85,6 @@ static int resolve_all(const char *path, struct libcurl_functions *into, char *r
     RESOLVE(multi_poll, "curl_multi_poll");
     RESOLVE(multi_wakeup, "curl_multi_wakeup");
     RESOLVE(multi_info_read, "curl_multi_info_read");
-    RESOLVE(slist_append, "curl_slist_append");
-    RESOLVE(slist_free_all, "curl_slist_free_all");
     return 0;
 }
 
@@ -160,5 +157,32 @@ int libcurl_multi_next_done(libcurl_multi *multi, libcurl_easy **easy, int *resu
     return 0;
 }
 
-libcurl_list *libcurl_slist_append(libcurl_list *list, const char *text) { return curl.slist_append(list, text); }
-void libcurl_slist_free_all(libcurl_list *list) { curl.slist_free_all(list); }
+// libcurl's `struct curl_slist`, restated: libcurl only reads the list it is given.
+typedef struct libcurl_list_node {
+    char *data;
+    struct libcurl_list_node *next;
+} libcurl_list_node;
+
+libcurl_list *libcurl_list_make(const char *lines, size_t length) {
+    size_t count = 0;
+    for (size_t index = 0; index < length; index++) {
+        if (lines[index] == '\0') count++;
+    }
+    if (count == 0) return NULL;
+    libcurl_list_node *nodes = malloc(count * sizeof(libcurl_list_node) + length);
+    if (nodes == NULL) return NULL;
+    char *text = (char *)(nodes + count);
+    memcpy(text, lines, length);
+    size_t node = 0;
+    char *start = text;
+    for (size_t index = 0; index < length && node < count; index++) {
+        if (text[index] != '\0') continue;
+        nodes[node].data = start;
+        nodes[node].next = node + 1 < count ? &nodes[node + 1] : NULL;
+        node++;
+        start = text + index + 1;
+    }
+    return nodes;
+}
+
+void libcurl_list_free(libcurl_list *list) { free(list); }

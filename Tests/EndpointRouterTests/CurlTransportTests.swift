@@ -72,6 +72,30 @@
             #expect(server.requests.allSatisfy { !$0.headers.contains { $0.name.lowercased() == "transfer-encoding" } })
         }
 
+        /// The header list libcurl is handed is made on the caller's thread: every field goes out
+        /// once, in order, with its own casing, an empty value as an empty value, and libcurl adds
+        /// neither a form `Content-Type` nor `Expect: 100-continue` to a POST with a large body.
+        @Test func requestFieldsGoOutAsWrittenAndLibcurlAddsNone() async throws {
+            let server = try TestServer { _ in .status(204) }
+            defer { server.stop() }
+            let transport = try CurlTransport()
+            let fields: [HTTPHeaders.Field] = [
+                .init(name: "X-Trace", value: "1"), .init(name: "x-empty", value: ""), .init(name: "X-TRACE", value: "two words"),
+                .init(name: "Accept", value: "application/json"),
+            ]
+            let url = try #require(URL(string: "\(server.baseURL)/upload"))
+            let request = HTTPRequest(method: .post, url: url, headers: HTTPHeaders(fields), body: .data(Data(count: 2 * 1024 * 1024)))
+            let head = try await transport.send(request, context: testContext(), sink: MemoryBodySink(limit: nil))
+            #expect(head.statusCode == 204)
+            let seen = try #require(server.requests.first)
+            // Framing, and the codings asked for because the transport decompresses (tested below).
+            let framing: Set<String> = ["host", "content-length", "accept-encoding"]
+            let sent = seen.headers.filter { !framing.contains($0.name.lowercased()) }
+            #expect(sent.map(\.name) == fields.map(\.name), "\(seen.headers)")
+            #expect(sent.map(\.value) == fields.map(\.value), "\(seen.headers)")
+            #expect(seen.body.count == 2 * 1024 * 1024)
+        }
+
         /// The loop reuses an ended exchange's easy handle after `curl_easy_reset`: requests of every
         /// shape, one after another on one transport (so on the same few handles), each carry their own
         /// method, body, framing and fields, and nothing of the request before.

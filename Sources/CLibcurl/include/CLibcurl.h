@@ -50,7 +50,10 @@ int libcurl_multi_wakeup(libcurl_multi *multi);
 /// Reads the next "transfer done" message: 1 with `easy` and `result` set, 0 when there is none.
 int libcurl_multi_next_done(libcurl_multi *multi, libcurl_easy **easy, int *result);
 
-libcurl_list *libcurl_slist_append(libcurl_list *list, const char *text);
-void libcurl_slist_free_all(libcurl_list *list);
+/// A header list for CURLOPT_HTTPHEADER made of `length` bytes of NUL-terminated lines, laid out as
+/// libcurl's `struct curl_slist` in one block of this library's memory: it calls nothing of libcurl,
+/// so any thread may make it. NULL when there is no line or no memory. Freed with libcurl_list_free.
+libcurl_list *libcurl_list_make(const char *lines, size_t length);
+void libcurl_list_free(libcurl_list *list);
 
 #endif

@@ -31,7 +31,9 @@
         private let loop: CurlLoop
         private var machine: CurlExchangeState<Continuation>
         private(set) var easy: UnsafeMutableRawPointer?
-        private var headerList: UnsafeMutableRawPointer?
+        /// The request's header lines for `CURLOPT_HTTPHEADER`, made on the caller's thread (it calls
+        /// nothing of libcurl) to spare the loop thread; `nil` only when there was no memory for it.
+        private let headerList: UnsafeMutableRawPointer?
         /// libcurl's detail on a failure (`CURLOPT_ERRORBUFFER`, `CURL_ERROR_SIZE` bytes).
         private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
         private var upload = Upload.none
@@ -62,6 +64,7 @@
             let takesWholeBody = kind == ObjectIdentifier(MemoryBodySink.self) || kind == ObjectIdentifier(FileBodySink.self)
             machine = CurlExchangeState(sinkWaits: !takesWholeBody)
             errorText.initialize(to: 0)
+            headerList = Self.headerList(for: request)
             switch request.body {
             case .none:
                 uploadLength = nil
@@ -77,6 +80,8 @@
 
         deinit {
             errorText.deallocate()
+            // The handle let go of the list when it was reset or freed, in `release()`.
+            libcurl_list_free(headerList)
         }
 
         // MARK: Events, each run on the loop thread
@@ -126,8 +131,6 @@
         private func release() {
             if let easy { loop.recycle(easy) }
             easy = nil
-            if let headerList { libcurl_slist_free_all(headerList) }
-            headerList = nil
             if case .file(_, let handle?) = upload { try? handle.close() }
             upload = .none
         }
@@ -140,6 +143,9 @@
                 return .transport(.resourceUnavailable, "libcurl could not make a transfer handle (out of memory)", url: request.url)
             }
             self.easy = easy
+            guard headerList != nil else {
+                return .transport(.resourceUnavailable, "there was no memory for the request's header list", url: request.url)
+            }
             let me = Unmanaged.passUnretained(self).toOpaque()
             var ok = true
             func set(_ option: Int32, _ value: Int) { ok = ok && libcurl_easy_setopt_long(easy, option, value) == 0 }
@@ -213,41 +219,38 @@
         }
 
         private func setHeaders(_ easy: UnsafeMutableRawPointer) -> Bool {
-            var list: UnsafeMutableRawPointer?
+            guard let headerList else { return false }
+            return libcurl_easy_setopt_pointer(easy, CurlOption.httpHeader, headerList) == 0
+        }
+
+        /// The header lines of `request` as libcurl takes them, each ended by a NUL, in one block.
+        /// Never empty: `Expect:` is always there unless the request set `Expect` itself.
+        private static func headerList(for request: HTTPRequest) -> UnsafeMutableRawPointer? {
             var hasContentType = false
             var hasExpect = false
-            // Each line is written into one buffer, which libcurl copies: no string per field.
-            var line: [UInt8] = []
-            line.reserveCapacity(256)
-            func appendLine() {
-                line.append(0)
-                list = line.withUnsafeBufferPointer { bytes in
-                    bytes.withMemoryRebound(to: CChar.self) { libcurl_slist_append(list, $0.baseAddress) }
-                }
-            }
+            var lines: [UInt8] = []
+            lines.reserveCapacity(256)
             for field in request.headers.fields {
                 hasContentType = hasContentType || field.name.caseInsensitiveEquals("Content-Type")
                 hasExpect = hasExpect || field.name.caseInsensitiveEquals("Expect")
-                line.removeAll(keepingCapacity: true)
-                line.append(contentsOf: field.name.utf8)
+                lines.append(contentsOf: field.name.utf8)
                 // "Name;" is libcurl's way to send a field with an empty value ("Name:" removes it).
                 if field.value.isEmpty {
-                    line.append(UInt8(ascii: ";"))
+                    lines.append(UInt8(ascii: ";"))
                 } else {
-                    line.append(contentsOf: ": ".utf8)
-                    line.append(contentsOf: field.value.utf8)
+                    lines.append(contentsOf: ": ".utf8)
+                    lines.append(contentsOf: field.value.utf8)
                 }
-                appendLine()
+                lines.append(0)
             }
             // libcurl would add these by itself: a form Content-Type the caller never chose, and an
             // `Expect: 100-continue` wait before large bodies.
-            if request.body != nil || request.method == .post, !hasContentType {
-                list = libcurl_slist_append(list, "Content-Type:")
+            if request.body != nil || request.method == .post, !hasContentType { lines.append(contentsOf: "Content-Type:\u{0}".utf8) }
+            if !hasExpect { lines.append(contentsOf: "Expect:\u{0}".utf8) }
+            // RequestChecks refused any NUL in a name or a value before the exchange was made.
+            return lines.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { libcurl_list_make($0.baseAddress, $0.count) }
             }
-            if !hasExpect { list = libcurl_slist_append(list, "Expect:") }
-            headerList = list
-            guard let list else { return true }
-            return libcurl_easy_setopt_pointer(easy, CurlOption.httpHeader, list) == 0
         }
 
         // MARK: Callbacks, on the loop thread inside libcurl
