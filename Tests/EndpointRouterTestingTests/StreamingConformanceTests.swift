@@ -58,14 +58,7 @@ extension TransportUnderTest {
         let server = try TestServer(handler: handler)
         defer { server.stop() }
         try await withTemporaryDirectory { scratch in
-            let transport = make(scratch)
-            do {
-                try await body(server, transport)
-            } catch {
-                await Self.waitForRecordings(of: transport)
-                throw error
-            }
-            await Self.waitForRecordings(of: transport)
+            try await Self.usingRecordingsDone(make(scratch)) { transport in try await body(server, transport) }
         }
     }
 }

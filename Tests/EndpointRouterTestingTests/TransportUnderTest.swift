@@ -155,15 +155,10 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
                     Self.scripted(scenarios.first { $0.path == request.path })
                 }
                 defer { server.stop() }
-                let transport = make(scratch)
-                do {
+                try await Self.usingRecordingsDone(make(scratch)) { transport in
                     try await body(
                         Served(transport: transport, baseURL: server.baseURL, requestsSeen: { server.requests.map(SeenRequest.init) }))
-                } catch {
-                    await Self.waitForRecordings(of: transport)
-                    throw error
                 }
-                await Self.waitForRecordings(of: transport)
 
             case .stub:
                 let stub = StubTransport()
@@ -188,17 +183,31 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// A stream its consumer left is recorded as its exchange winds down, after the test's body:
-    /// written after the scratch folder went, it would make the folder again and leave it behind.
+    /// Runs `body` with `transport`, then, whether it threw or not, waits for a recorder's late
+    /// recordings: a stream its consumer left is recorded as its exchange winds down, after the body,
+    /// and written after the scratch folder went it would make the folder again and leave it behind.
     /// Bounded, so that an exchange that never ends fails its own test instead of hanging this one.
-    static func waitForRecordings(of transport: any HTTPTransport) async {
-        guard let recorder = transport as? RecordingTransport else { return }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await recorder.waitForRecordings() }
-            group.addTask { try? await Task.sleep(for: .seconds(5)) }
-            await group.next()
-            group.cancelAll()
+    static func usingRecordingsDone(
+        _ transport: any HTTPTransport,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (any HTTPTransport) async throws -> Void
+    ) async throws {
+        let outcome: Result<Void, any Error>
+        do {
+            try await body(transport)
+            outcome = .success(())
+        } catch {
+            outcome = .failure(error)
         }
+        if let recorder = transport as? RecordingTransport {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await recorder.waitForRecordings() }
+                group.addTask { try? await Task.sleep(for: .seconds(5)) }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+        try outcome.get()
     }
 
     /// Where stubs and replays are addressed; neither resolves it.
