@@ -187,7 +187,7 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
 
     extension CurlTransport.Configuration {
         /// A text setting ``apply(to:scheme:)`` could not set, named as the caller wrote it.
-        enum Refusal: Equatable {
+        enum Refusal {
             /// It holds a NUL, where libcurl would read it cut short; the caller's to fix.
             case nul(setting: String)
             /// libcurl refused it: an option this build lacks, or a value it rejects.
