@@ -96,6 +96,35 @@
             #expect(seen.body.count == 2 * 1024 * 1024)
         }
 
+        /// Called directly, without the pipeline's checks, the transport still refuses a header that
+        /// would split or cut a line (the header list is NUL-separated lines, made before libcurl
+        /// sees it): nothing reaches the server, and a clean request on the same transport still goes.
+        @Test func aHostileHeaderSentDirectlyIsRefusedBeforeAnyByte() async throws {
+            let server = try TestServer { _ in .status(204) }
+            defer { server.stop() }
+            let transport = try CurlTransport()
+            let url = try #require(URL(string: "\(server.baseURL)/item"))
+            let hostile: [(String, String)] = [
+                ("X-A", "1\r\nX-Injected: 1"), ("X-A", "nul\u{0}after"), ("X-A\u{0}", "1"), ("", "1"), ("X A", "1"),
+                ("Content-Length", "0"), ("X-A", "\n"),
+            ]
+            for (name, value) in hostile {
+                let headers = HTTPHeaders([.init(name: name, value: value)])
+                let request = HTTPRequest(method: .post, url: url, headers: headers, body: .data(Data("x".utf8)))
+                do {
+                    _ = try await transport.send(request, context: testContext(), sink: MemoryBodySink(limit: nil))
+                    Issue.record("\(name.debugDescription): \(value.debugDescription) was sent")
+                } catch {
+                    #expect(error.caseName == "invalidHeader", "\(name.debugDescription): \(error)")
+                }
+            }
+            #expect(server.requests.isEmpty)
+            let clean = HTTPRequest(method: .get, url: url, headers: ["X-A": "fine"])
+            let head = try await transport.send(clean, context: testContext(), sink: MemoryBodySink(limit: nil))
+            #expect(head.statusCode == 204)
+            #expect(server.requests.map { $0.headers.first { $0.name == "X-A" }?.value } == ["fine"])
+        }
+
         /// The loop reuses an ended exchange's easy handle after `curl_easy_reset`: requests of every
         /// shape, one after another on one transport (so on the same few handles), each carry their own
         /// method, body, framing and fields, and nothing of the request before.
