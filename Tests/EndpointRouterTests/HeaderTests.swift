@@ -54,6 +54,30 @@ struct HeaderTests {
         #expect(request.value(forHTTPHeaderField: "X-B") == "héllo ✓")
     }
 
+    /// A head's fields and the body length a sink may count on: only a lone, well-formed
+    /// `Content-Length` on a body sent as is.
+    static let announcedLengths: [([(String, String)], Int64?)] = [
+        ([("Content-Length", "181")], 181),
+        ([("content-length", "0")], 0),
+        ([("CONTENT-LENGTH", "7"), ("Content-Encoding", "Identity")], 7),
+        ([("Content-Length", "7"), ("Content-Encoding", "gzip")], nil),
+        ([("Content-Encoding", "identity"), ("Content-Length", "7"), ("Content-Encoding", "identity")], nil),
+        ([("Content-Length", "7"), ("Content-Encoding", "")], nil),
+        ([("Content-Length", "7"), ("Content-Length", "7")], nil),
+        ([("Content-Length", "-1")], nil),
+        ([("Content-Length", "12a")], nil),
+        ([("Content-Length", "99999999999999999999")], nil),
+        ([("Content-Lengthy", "7"), ("Content-Type", "7")], nil),
+        ([("Content-Lenğth", "7")], nil),
+        ([], nil),
+    ]
+
+    @Test(arguments: announcedLengths)
+    func expectedBodyLengthIsALoneLengthOfAnUnencodedBody(fields: [(String, String)], expected: Int64?) {
+        let head = HTTPResponseHead(statusCode: 200, headers: HTTPHeaders(fields.map { HTTPHeaders.Field(name: $0.0, value: $0.1) }))
+        #expect(head.expectedBodyLength == expected)
+    }
+
     @Test func httpHeadersIsOrderedMultiValueAndCaseInsensitive() {
         var headers: HTTPHeaders = ["Set-Cookie": "a=1", "Content-Type": "application/json"]
         headers.add(name: "set-cookie", value: "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT")

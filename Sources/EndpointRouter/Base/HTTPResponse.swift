@@ -18,10 +18,30 @@ public struct HTTPResponseHead: Sendable, Hashable {
 
     /// The announced body length, when the body is sent as is (no `Content-Encoding`): only then is
     /// `Content-Length` the size of the bytes a sink receives.
+    ///
+    /// A repeated `Content-Length` or `Content-Encoding` gives `nil`, as their joined values would.
     public var expectedBodyLength: Int64? {
-        guard let text = headers["Content-Length"], let length = Int64(text), length >= 0 else { return nil }
-        if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity" { return nil }
-        return length
+        // One pass over the fields for both names, names told apart by length first: this runs on a
+        // transport's thread for every response, where two subscript lookups cost about 3,000
+        // instructions (callgrind).
+        var length: Int64?
+        var identityOnly = true
+        var encodings = 0
+        // Read in place by index: a `for field in` copy retains and releases both strings of every field.
+        let fields = headers.fields
+        for index in fields.indices {
+            switch fields[index].name.utf8.count {
+            case 14 where fields[index].name.caseInsensitiveEquals("Content-Length"):
+                guard length == nil, let value = Int64(fields[index].value), value >= 0 else { return nil }
+                length = value
+            case 16 where fields[index].name.caseInsensitiveEquals("Content-Encoding"):
+                encodings += 1
+                identityOnly = encodings == 1 && fields[index].value.lowercased() == "identity"
+            default:
+                continue
+            }
+        }
+        return identityOnly ? length : nil
     }
 }
 
