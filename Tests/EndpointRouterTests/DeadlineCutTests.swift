@@ -205,3 +205,50 @@ struct DeadlineCutChoiceTests {
         #expect(transport.handedCut.withLock { $0 } == [true, false, false])
     }
 }
+
+/// The per-type memo of which transports are cuttable, against types a program makes at run time.
+@Suite("Deadline cut: the memo of cuttable transport types")
+struct CuttableTypesTests {
+    /// A wrapper that is not cuttable, whatever it wraps.
+    struct Wrapper<Inner: HTTPTransport>: HTTPTransport {
+        let inner: Inner
+        func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+            -> HTTPResponseHead
+        { try await inner.send(request, context: context, sink: sink) }
+    }
+
+    /// A wrapper that is cuttable, whatever it wraps.
+    struct CuttableWrapper<Inner: HTTPTransport>: CuttableTransport {
+        let inner: Inner
+        func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+            -> HTTPResponseHead
+        { try await inner.send(request, context: context, sink: sink) }
+    }
+
+    /// `count` transports of as many distinct types, each wrapping the one before, with whether it
+    /// is cuttable: a new generic type per level, made at run time.
+    static func nested<T: HTTPTransport>(_ transport: T, count: Int, into found: inout [(any HTTPTransport, Bool)]) {
+        guard count > 0 else { return }
+        if count.isMultiple(of: 2) {
+            let next = CuttableWrapper(inner: transport)
+            found.append((next, true))
+            nested(next, count: count - 1, into: &found)
+        } else {
+            let next = Wrapper(inner: transport)
+            found.append((next, false))
+            nested(next, count: count - 1, into: &found)
+        }
+    }
+
+    @Test func answersStayRightAndTheMemoStaysBoundedWhateverTheTypes() {
+        var transports: [(any HTTPTransport, Bool)] = []
+        Self.nested(DeadlineCutChoiceTests.RecordingCuttableTransport(), count: 3 * CuttableTypes.limit, into: &transports)
+        #expect(Set(transports.map { ObjectIdentifier(type(of: $0.0)) }).count == 3 * CuttableTypes.limit)
+        for _ in 0..<2 {
+            for (transport, cuttable) in transports {
+                #expect(CuttableTypes.contains(transport) == cuttable)
+                #expect(CuttableTypes.count <= CuttableTypes.limit)
+            }
+        }
+    }
+}

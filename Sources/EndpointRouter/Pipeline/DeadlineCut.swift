@@ -14,17 +14,25 @@ protocol CuttableTransport: HTTPTransport {}
 
 /// Which transport types are ``CuttableTransport``s, asked of the runtime once per type: the cast
 /// `transport is any CuttableTransport` cost about 1,300 instructions on every call (callgrind).
-/// Bounded by the program's transport types.
+/// At most ``limit`` answers are kept: generic wrappers can make new transport types at run time
+/// without end, and a forgotten answer is only asked again.
 enum CuttableTypes {
+    static let limit = 256
     private static let known = Locked<[ObjectIdentifier: Bool]>([:])
 
     static func contains(_ transport: any HTTPTransport) -> Bool {
         let type = ObjectIdentifier(Swift.type(of: transport))
         if let answer = known.withLock({ $0[type] }) { return answer }
         let answer = transport is any CuttableTransport
-        known.withLock { $0[type] = answer }
+        known.withLock { answers in
+            if answers.count >= limit { answers.removeAll(keepingCapacity: true) }
+            answers[type] = answer
+        }
         return answer
     }
+
+    /// How many answers are kept now.
+    static var count: Int { known.withLock { $0.count } }
 }
 
 /// The deadline of one call run in its caller's own task: the timer fires ``deadlinePassed()``,
