@@ -78,6 +78,32 @@ struct HeaderTests {
         #expect(head.expectedBodyLength == expected)
     }
 
+    /// A transport skips its own header check only for the very headers the pipeline checked: any
+    /// other list, or a context made outside the pipeline, is checked in full.
+    @Test func aTransportTrustsOnlyTheHeadersThePipelineChecked() throws {
+        let hostile = HTTPHeaders([HTTPHeaders.Field(name: "X-Token", value: "ok\r\nX-Injected: 1")])
+        let clean = HTTPHeaders([HTTPHeaders.Field(name: "X-Token", value: "ok")])
+        var context = RequestContext(endpointName: "x", deadline: .now + .seconds(5))
+        #expect(context.checkedHeaders == nil)
+        #expect(throws: HTTPClientError.self) { try RequestChecks.checkHeaders(hostile, in: context) }
+        context.checkedHeaders = clean
+        #expect(throws: HTTPClientError.self) { try RequestChecks.checkHeaders(hostile, in: context) }
+        try RequestChecks.checkHeaders(clean, in: context)
+    }
+
+    /// The pipeline hands a transport the headers it checked, so a transport's second pass is skipped.
+    @Test func thePipelineHandsTheTransportTheHeadersItChecked() async throws {
+        let seen = Locked<[HTTPHeaders?]>([])
+        let transport = ContextRecordingTransport { request, context in
+            seen.withLock { $0.append(context.checkedHeaders == request.headers ? context.checkedHeaders : nil) }
+        }
+        let endpoint = TestEndpoint(host: "https://api.example.com", endpoint: "a", headers: ["X-Token": "ok"], transport: transport)
+        #expect(await endpoint.request(type: Data.self).failure == nil)
+        let recorded = seen.withLock { $0 }
+        #expect(recorded.count == 1)
+        #expect(recorded.first??["X-Token"] == "ok")
+    }
+
     @Test func httpHeadersIsOrderedMultiValueAndCaseInsensitive() {
         var headers: HTTPHeaders = ["Set-Cookie": "a=1", "Content-Type": "application/json"]
         headers.add(name: "set-cookie", value: "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
@@ -100,4 +126,18 @@ struct HeaderTests {
         .deletingLastPathComponent().appendingPathComponent("CHANGELOG.md")
     let text = try String(contentsOf: changelog, encoding: .utf8)
     #expect(text.contains("## [\(libraryVersion)]"), "CHANGELOG.md has no '## [\(libraryVersion)]' section")
+}
+
+/// A transport that answers `{}` at once and shows each request and its context to `observe`.
+struct ContextRecordingTransport: HTTPTransport {
+    let observe: @Sendable (HTTPRequest, RequestContext) -> Void
+    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead
+    {
+        observe(request, context)
+        let head = HTTPResponseHead(statusCode: 200)
+        try sink.receive(head)
+        try sink.write(Data("{}".utf8))
+        return head
+    }
 }

@@ -46,6 +46,10 @@ public struct RequestContext: Sendable {
     /// The call's deadline when it runs in its caller's task (``Deadline/runInCallerTask(until:cut:_:)``):
     /// a ``CuttableTransport`` registers each exchange with it.
     var deadlineCut: DeadlineCut?
+    /// The headers ``RequestChecks`` passed after the last middleware: a transport handed exactly
+    /// these (the same storage compares equal at once) need not check them again. `nil` for a context
+    /// made outside the pipeline, whose caller checked nothing.
+    var checkedHeaders: HTTPHeaders?
 
     /// Whether this call streams its body to the caller (`events()`, `lines()`, `jsonLines(of:)`,
     /// `bytes()`): the response a middleware gets back from `next` then carries the head with an

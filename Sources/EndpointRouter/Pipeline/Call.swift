@@ -62,6 +62,8 @@ struct Call: Sendable {
         let acceptableStatusCodes = self.acceptableStatusCodes
         let terminal: HTTPMiddleware.Next = { request, context throws(HTTPClientError) in
             try RequestChecks.check(request)
+            var context = context
+            context.checkedHeaders = request.headers
             var policy = redirectPolicy
             policy.sensitiveHeaders.formUnion(context.options.credentialHeaders)
             let follower = RedirectFollower(policy: policy)

@@ -226,7 +226,7 @@ public final class URLSessionTransport: HTTPTransport {
         // The pipeline has checked already (but not the configuration's additional headers); a
         // caller using the transport directly has not, and URLSession on Linux writes a header name
         // with CR/LF to the wire as it is (injection).
-        try RequestChecks.checkHeaders(request.headers)
+        try RequestChecks.checkHeaders(request.headers, in: context)
         var urlRequest = request.urlRequest
         // The library's deadline governs; URLSession's whole-second idle timer is only a backstop that
         // must never fire first.

@@ -159,7 +159,7 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
     {
         if Task.isCancelled { throw .cancelled }
         // The pipeline has checked already; a caller using the transport directly has not.
-        try RequestChecks.checkHeaders(request.headers)
+        try RequestChecks.checkHeaders(request.headers, in: context)
         #if os(Linux)
             let loop = self.loop
             let exchange = CurlExchange(request, context: context, sink: sink, options: configuration, loop: loop)
