@@ -83,11 +83,23 @@ struct HeaderTests {
     @Test func aTransportTrustsOnlyTheHeadersThePipelineChecked() throws {
         let hostile = HTTPHeaders([HTTPHeaders.Field(name: "X-Token", value: "ok\r\nX-Injected: 1")])
         let clean = HTTPHeaders([HTTPHeaders.Field(name: "X-Token", value: "ok")])
+        func refusal(_ context: RequestContext) -> HTTPClientError? {
+            do throws(HTTPClientError) {
+                try RequestChecks.checkHeaders(hostile, in: context)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        func isInvalidHeader(_ error: HTTPClientError?) -> Bool {
+            guard case .invalidHeader(let message) = error else { return false }
+            return message.contains("line break")
+        }
         var context = RequestContext(endpointName: "x", deadline: .now + .seconds(5))
         #expect(context.checkedHeaders == nil)
-        #expect(throws: HTTPClientError.self) { try RequestChecks.checkHeaders(hostile, in: context) }
+        #expect(isInvalidHeader(refusal(context)))
         context.checkedHeaders = clean
-        #expect(throws: HTTPClientError.self) { try RequestChecks.checkHeaders(hostile, in: context) }
+        #expect(isInvalidHeader(refusal(context)))
         try RequestChecks.checkHeaders(clean, in: context)
     }
 
@@ -126,18 +138,4 @@ struct HeaderTests {
         .deletingLastPathComponent().appendingPathComponent("CHANGELOG.md")
     let text = try String(contentsOf: changelog, encoding: .utf8)
     #expect(text.contains("## [\(libraryVersion)]"), "CHANGELOG.md has no '## [\(libraryVersion)]' section")
-}
-
-/// A transport that answers `{}` at once and shows each request and its context to `observe`.
-struct ContextRecordingTransport: HTTPTransport {
-    let observe: @Sendable (HTTPRequest, RequestContext) -> Void
-    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
-    {
-        observe(request, context)
-        let head = HTTPResponseHead(statusCode: 200)
-        try sink.receive(head)
-        try sink.write(Data("{}".utf8))
-        return head
-    }
 }

@@ -40,6 +40,20 @@ struct ClosureTransport: HTTPTransport {
     }
 }
 
+/// A transport that answers `{}` at once and shows each request and its context to `observe`.
+struct ContextRecordingTransport: HTTPTransport {
+    let observe: @Sendable (HTTPRequest, RequestContext) -> Void
+    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> HTTPResponseHead
+    {
+        observe(request, context)
+        let head = HTTPResponseHead(statusCode: 200)
+        try sink.receive(head)
+        try sink.write(Data("{}".utf8))
+        return head
+    }
+}
+
 extension URLRequest {
     var bodyText: String? { httpBody.map { String(decoding: $0, as: UTF8.self) } }
 }
