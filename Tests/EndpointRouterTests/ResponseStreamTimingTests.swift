@@ -27,7 +27,7 @@ extension Serialized {
             consumer.cancel()
             #expect(await consumer.value == .cancelled)
             #expect(ContinuousClock.now - cancelledAt < .milliseconds(500))
-            try await ResponseStreamTests().waitUntil { transport.cancelled == 1 }
+            try await ResponseStreamTests().waitUntil { transport.stopped == 1 }
         }
 
         @Test func anIdleStreamTimesOutButASlowConsumerDoesNotCountAsIdle() async throws {
