@@ -4,7 +4,7 @@
 // start-up cost cancels out; with `--separate-threads=yes`, the loop thread's share too. Wall-clock
 // figures for the same calls are EndToEnd's; this count is repeatable on a busy machine.
 //
-//   CurlInstructions library|raw N sequential|concurrent|post
+//   CurlInstructions library|raw N sequential|concurrent|post|list100
 //
 // Needs BENCH_BASE_URL (nginx.sh). Not top-level await: valgrind cannot run dispatch's main-thread loop.
 import BenchmarkFixtures
@@ -14,9 +14,9 @@ import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 3, ["library", "raw"].contains(arguments[0]), let count = Int(arguments[1]),
-    ["sequential", "concurrent", "post"].contains(arguments[2])
+    ["sequential", "concurrent", "post", "list100"].contains(arguments[2])
 else {
-    print("usage: CurlInstructions library|raw N sequential|concurrent|post")
+    print("usage: CurlInstructions library|raw N sequential|concurrent|post|list100")
     exit(2)
 }
 let (side, scenario) = (arguments[0], arguments[2])
@@ -24,8 +24,10 @@ let (side, scenario) = (arguments[0], arguments[2])
 @Sendable func call() async {
     switch (side, scenario) {
     case ("library", "post"): _ = expectSuccess(await NginxOnCurl.create.request(type: Todo.self), "create")
+    case ("library", "list100"): _ = expectSuccess(await NginxOnCurl.list100.request(type: [Todo].self), "list100")
     case ("library", _): _ = expectSuccess(await NginxOnCurl.small.request(type: Todo.self), "small")
     case (_, "post"): _ = await expectSuccess("create") { try await RawCurlCalls.create() }
+    case (_, "list100"): _ = await expectSuccess("list100") { try await RawCurlCalls.get(.list100, as: [Todo].self) }
     default: _ = await expectSuccess("small") { try await RawCurlCalls.get(.small, as: Todo.self) }
     }
 }
