@@ -483,6 +483,73 @@
     struct CurlTransportHeaderTests {
         /// Repeated fields reach the caller as the server sent them: one field each, in order, a
         /// cookie's `Expires` date intact (URLSession on Linux joins them with ", ").
+        /// The head a whole-body call gets is read as every other sink's: an interim `103` and the
+        /// trailers after a chunked body stay out, a folded line joins its field, spaces around a
+        /// value go, an empty value stays, and the order is the server's.
+        @Test func aResponseHeadReadsTheSameForEverySink() async throws {
+            let response = Array(
+                ("HTTP/1.1 103 Early Hints\r\nLink: </early.css>; rel=preload\r\n\r\n"
+                    + "HTTP/1.1 200 OK\r\nX-Folded: first\r\n \t second\r\nX-Empty:\r\nx-spaced: \t  padded \t\r\n"
+                    + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                    + "2\r\n{}\r\n0\r\nX-Trailer: late\r\n\r\n").utf8)
+            let server = try RawServer(steps: [.send(response)])
+            defer { server.stop() }
+            let transport = try CurlTransport()
+            let expected = [
+                HTTPHeaders.Field(name: "X-Folded", value: "first second"), HTTPHeaders.Field(name: "X-Empty", value: ""),
+                HTTPHeaders.Field(name: "x-spaced", value: "padded"), HTTPHeaders.Field(name: "Transfer-Encoding", value: "chunked"),
+                HTTPHeaders.Field(name: "Connection", value: "close"),
+            ]
+            let request = HTTPRequest(method: .get, url: try #require(URL(string: server.baseURL + "/head")))
+            let memory = MemoryBodySink(limit: 1024)
+            let wholeHead = try await transport.send(request, context: testContext(), sink: memory)
+            #expect(wholeHead.statusCode == 200)
+            #expect(wholeHead.headers.fields == expected)
+            #expect(try memory.finish() == Data("{}".utf8))
+
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = FileBodySink(directory: directory, isAcceptable: { _ in true }, progress: nil)
+            let fileHead = try await transport.send(request, context: testContext(), sink: file)
+            #expect(fileHead.headers.fields == expected)
+
+            let decoded = try await TestEndpoint(host: server.baseURL, endpoint: "head", transport: transport).response(type: Data.self)
+                .get()
+            #expect(decoded.headers.fields == expected)
+        }
+
+        /// A whole-body call's head is made into fields on the caller's thread, but its sink still
+        /// reads the body's length at the head: a length past the limit is refused there, without
+        /// waiting for a body, and a compressed body's length (not its decoded size) is not.
+        @Test func aWholeBodyCallIsSizedAtItsHead() async throws {
+            let announced = try RawServer(steps: [
+                .send(Array("HTTP/1.1 200 OK\r\nX-Before: 1\r\ncontent-LENGTH: 1000000\r\n\r\n".utf8)), .pause(30),
+            ])
+            defer { announced.stop() }
+            let transport = try CurlTransport()
+            let start = ContinuousClock.now
+            let refused = await TestEndpoint(
+                host: announced.baseURL, endpoint: "big", timeout: 10, maxResponseSize: 1024, transport: transport
+            )
+            .request(type: Data.self)
+            #expect(refused.failure == .responseTooLarge(limit: 1024))
+            #expect(ContinuousClock.now - start < .seconds(5))
+
+            var random = SystemRandomNumberGenerator()
+            let plain = Data((0..<1000).map { _ in UInt8.random(in: 0...255, using: &random) })
+            let gzip = try ScriptedResponse.gzipCompressed(plain)
+            try #require(gzip.count > 1000)
+            let head = "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: \(gzip.count)\r\nConnection: close\r\n\r\n"
+            let compressed = try RawServer(steps: [.send(Array(head.utf8) + Array(gzip))])
+            defer { compressed.stop() }
+            let decoded = await TestEndpoint(
+                host: compressed.baseURL, endpoint: "random", timeout: 10, maxResponseSize: 1000, transport: transport
+            )
+            .request(type: Data.self)
+            #expect((try? decoded.get()) == plain)
+        }
+
         @Test func repeatedResponseFieldsArriveOneEachInOrder() async throws {
             let server = try TestServer { _ in
                 .json(

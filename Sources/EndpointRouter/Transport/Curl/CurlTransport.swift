@@ -175,7 +175,9 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
             } onCancel: {
                 loop.post(.cancel(exchange, .cancelled))
             }
-            return try outcome.get()
+            var head = try outcome.get()
+            if let headers = exchange.lateHeaders() { head.headers = headers }
+            return head
         #else
             throw .transport(.resourceUnavailable, "CurlTransport runs on Linux only; use URLSessionTransport")
         #endif
