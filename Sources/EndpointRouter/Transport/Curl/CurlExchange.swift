@@ -5,8 +5,10 @@
     /// One exchange on libcurl: the easy handle, its callbacks, and the shell that performs what
     /// ``CurlExchangeState`` decides.
     ///
-    /// Everything here except `init` runs on the transport's loop thread (``CurlLoop``), which alone
-    /// calls libcurl; that confinement is what makes the unchecked `Sendable` safe.
+    /// Everything here except `init` and ``lateHeaders()`` runs on the transport's loop thread
+    /// (``CurlLoop``), which alone calls libcurl; that confinement is what makes the unchecked
+    /// `Sendable` safe. ``lateHeaders()`` runs on the caller's thread once the loop thread is done with
+    /// the exchange.
     final class CurlExchange: CuttableExchange, @unchecked Sendable {
         typealias Outcome = Result<HTTPResponseHead, HTTPClientError>
         /// Unsafe rather than checked: ``CurlExchangeState`` answers the caller exactly once by
