@@ -519,9 +519,9 @@
             #expect(decoded.headers.fields == expected)
         }
 
-        /// A whole-body call's head is made into fields on the caller's thread, but its sink still
-        /// reads the body's length at the head: a length past the limit is refused there, without
-        /// waiting for a body, and a compressed body's length (not its decoded size) is not.
+        /// A whole-body call's sink reads the body's length at the head: a length past the limit is
+        /// refused there, without waiting for a body, and a compressed body's length (not its decoded
+        /// size) is not.
         @Test func aWholeBodyCallIsSizedAtItsHead() async throws {
             let announced = try RawServer(steps: [
                 .send(Array("HTTP/1.1 200 OK\r\nX-Before: 1\r\ncontent-LENGTH: 1000000\r\n\r\n".utf8)), .pause(30),

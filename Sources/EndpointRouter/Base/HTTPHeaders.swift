@@ -161,7 +161,7 @@ extension String {
 
     /// Whether two texts of as many bytes are equal once `A`–`Z` are folded; `nil` when either holds
     /// a byte that is not ASCII.
-    static func asciiFold(_ mine: UnsafeBufferPointer<UInt8>, equals theirs: UnsafeBufferPointer<UInt8>) -> Bool? {
+    private static func asciiFold(_ mine: UnsafeBufferPointer<UInt8>, equals theirs: UnsafeBufferPointer<UInt8>) -> Bool? {
         var equal = true
         for index in mine.indices {
             let (byte, other) = (mine[index], theirs[index])

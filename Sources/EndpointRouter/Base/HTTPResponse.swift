@@ -31,10 +31,10 @@ public struct HTTPResponseHead: Sendable, Hashable {
         let fields = headers.fields
         for index in fields.indices {
             switch fields[index].name.utf8.count {
-            case 14 where fields[index].name.caseInsensitiveEquals(Self.lengthFieldName):
+            case 14 where fields[index].name.caseInsensitiveEquals("Content-Length"):
                 guard length == nil, let value = Int64(fields[index].value), value >= 0 else { return nil }
                 length = value
-            case 16 where fields[index].name.caseInsensitiveEquals(Self.encodingFieldName):
+            case 16 where fields[index].name.caseInsensitiveEquals("Content-Encoding"):
                 encodings += 1
                 identityOnly = encodings == 1 && fields[index].value.lowercased() == "identity"
             default:
@@ -42,22 +42,6 @@ public struct HTTPResponseHead: Sendable, Hashable {
             }
         }
         return identityOnly ? length : nil
-    }
-
-    private static let lengthFieldName = "Content-Length"
-    private static let encodingFieldName = "Content-Encoding"
-
-    /// Whether a field of this name (its bytes, any case) is one ``expectedBodyLength`` reads: a
-    /// transport that makes the rest of the head into ``HTTPHeaders`` later, off its own thread,
-    /// hands a sink these fields at once.
-    static func sizesTheBody(name: UnsafeRawBufferPointer) -> Bool {
-        let bytes = UnsafeBufferPointer(start: name.baseAddress?.assumingMemoryBound(to: UInt8.self), count: name.count)
-        func matches(_ known: String) -> Bool {
-            var known = known
-            // A name that is not ASCII (`asciiFold` answers nil) is neither of these.
-            return known.utf8.count == bytes.count && known.withUTF8 { String.asciiFold(bytes, equals: $0) } == true
-        }
-        return matches(lengthFieldName) || matches(encodingFieldName)
     }
 }
 

@@ -5,10 +5,8 @@
     /// One exchange on libcurl: the easy handle, its callbacks, and the shell that performs what
     /// ``CurlExchangeState`` decides.
     ///
-    /// Everything here except `init` and ``lateHeaders()`` runs on the transport's loop thread
-    /// (``CurlLoop``), which alone calls libcurl; that confinement is what makes the unchecked
-    /// `Sendable` safe. ``lateHeaders()`` runs on the caller's thread once the loop thread is done with
-    /// the exchange.
+    /// Everything here except `init` runs on the transport's loop thread (``CurlLoop``), which alone
+    /// calls libcurl; that confinement is what makes the unchecked `Sendable` safe.
     final class CurlExchange: CuttableExchange, @unchecked Sendable {
         typealias Outcome = Result<HTTPResponseHead, HTTPClientError>
         /// Unsafe rather than checked: ``CurlExchangeState`` answers the caller exactly once by
@@ -43,16 +41,6 @@
         /// The response being read: libcurl hands its head over line by line.
         private var status: Int?
         private var fields: [HTTPHeaders.Field] = []
-        /// For a body collected in memory, whose sink reads only the body's length from the head: the
-        /// head's lines kept as bytes, each ended by a line feed, made into ``HTTPHeaders`` on the
-        /// caller's thread by ``lateHeaders()``. With many calls in flight the loop thread is the
-        /// bottleneck (`Benchmarks/threads`), and making each field two strings there was a tenth of
-        /// its work per small call.
-        private let keepsHeadBytes: Bool
-        private var headBytes: [UInt8] = []
-        /// The final head ended: what libcurl hands over after it (a chunked body's trailers) is not
-        /// part of it.
-        private var headEnded = false
         private var receivedBytes: Int64 = 0
         /// The loop's round in which ``roundBytes`` were taken (see ``CurlLoop/roundBudget``).
         private var round = 0
@@ -74,7 +62,6 @@
             self.loop = loop
             // Sinks that take a whole body never make a transport wait: no demand is asked of them.
             let takesWholeBody = kind == ObjectIdentifier(MemoryBodySink.self) || kind == ObjectIdentifier(FileBodySink.self)
-            keepsHeadBytes = kind == ObjectIdentifier(MemoryBodySink.self)
             machine = CurlExchangeState(sinkWaits: !takesWholeBody)
             errorText.initialize(to: 0)
             headerList = Self.headerList(for: request)
@@ -277,87 +264,23 @@
             let line = UnsafeRawBufferPointer(rebasing: bytes[0..<end])
             if Self.isStatusLine(line) {
                 status = Self.statusCode(in: line)
-                headEnded = false
+                // Room for a usual head at once, not grown field by field on the loop thread.
                 fields = []
-                if keepsHeadBytes {
-                    headBytes.removeAll(keepingCapacity: true)
-                    headBytes.reserveCapacity(512)
-                } else {
-                    // Room for a usual head at once, not grown field by field on the loop thread.
-                    fields.reserveCapacity(16)
-                }
+                fields.reserveCapacity(16)
             } else if line.isEmpty {
                 // The end of a head; an interim `1xx` is followed by the real one.
                 guard let status, !(100..<200).contains(status) else { return bytes.count }
-                headEnded = true
-                let headers = keepsHeadBytes ? HTTPHeaders(Self.bodySizingFields(in: headBytes)) : HTTPHeaders(fields)
-                perform(machine.head(HTTPResponseHead(statusCode: status, headers: headers, url: request.url)))
+                perform(machine.head(HTTPResponseHead(statusCode: status, headers: HTTPHeaders(fields), url: request.url)))
                 if case .failing = machine.state { return 0 }
-            } else if keepsHeadBytes {
-                if !headEnded {
-                    headBytes.append(contentsOf: line)
-                    headBytes.append(0x0A)
-                }
-            } else {
-                Self.appendField(line, to: &fields)
-            }
-            return bytes.count
-        }
-
-        /// The response's header fields, made from the head's bytes on the caller's thread once the
-        /// exchange answered; `nil` when the loop thread made them itself (the sink needed them).
-        ///
-        /// Read only after the caller was resumed: the loop thread wrote the bytes before it resumed
-        /// the caller, and libcurl calls nothing of this exchange after that.
-        func lateHeaders() -> HTTPHeaders? {
-            guard keepsHeadBytes else { return nil }
-            var fields: [HTTPHeaders.Field] = []
-            fields.reserveCapacity(16)
-            Self.forEachLine(in: headBytes) { Self.appendField($0, to: &fields) }
-            return HTTPHeaders(fields)
-        }
-
-        /// The fields ``HTTPResponseHead/expectedBodyLength`` reads (and a folded line after one of
-        /// them), for a sink handed the head before the rest of it is made.
-        private static func bodySizingFields(in head: [UInt8]) -> [HTTPHeaders.Field] {
-            var fields: [HTTPHeaders.Field] = []
-            var previousSizes = false
-            forEachLine(in: head) { line in
-                if line[0] == 0x20 || line[0] == 0x09 {
-                    if previousSizes { appendField(line, to: &fields) }
-                } else if let colon = line.firstIndex(of: 0x3A) {
-                    previousSizes = HTTPResponseHead.sizesTheBody(name: UnsafeRawBufferPointer(rebasing: line[..<colon]))
-                    if previousSizes { appendField(line, to: &fields) }
-                } else {
-                    previousSizes = false
-                }
-            }
-            return fields
-        }
-
-        /// Calls `body` with each line of `head` (lines ended by a line feed; none is empty).
-        private static func forEachLine(in head: [UInt8], _ body: (UnsafeRawBufferPointer) -> Void) {
-            head.withUnsafeBytes { bytes in
-                var start = 0
-                while let end = bytes[start...].firstIndex(of: 0x0A) {
-                    if end > start { body(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
-                    start = end + 1
-                }
-            }
-        }
-
-        /// Adds the field of one head line (without its line break) to `fields`: `name: value` with
-        /// the value's surrounding spaces and tabs dropped, or an obsolete folded continuation of the
-        /// previous field's value; any other line is skipped.
-        private static func appendField(_ line: UnsafeRawBufferPointer, to fields: inout [HTTPHeaders.Field]) {
-            if line[0] == 0x20 || line[0] == 0x09 {
-                guard let last = fields.popLast() else { return }
-                fields.append(HTTPHeaders.Field(name: last.name, value: last.value + " " + trimmedText(line)))
+            } else if line[0] == 0x20 || line[0] == 0x09, let last = fields.popLast() {
+                // An obsolete folded continuation of the previous field's value.
+                fields.append(HTTPHeaders.Field(name: last.name, value: last.value + " " + Self.trimmedText(line)))
             } else if let colon = line.firstIndex(of: 0x3A) {
                 let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
-                let value = trimmedText(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+                let value = Self.trimmedText(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
                 fields.append(HTTPHeaders.Field(name: name, value: value))
             }
+            return bytes.count
         }
 
         /// Whether `line` starts with `HTTP/`; compared byte by byte, as the generic `starts(with:)`

@@ -175,9 +175,7 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
             } onCancel: {
                 loop.post(.cancel(exchange, .cancelled))
             }
-            var head = try outcome.get()
-            if let headers = exchange.lateHeaders() { head.headers = headers }
-            return head
+            return try outcome.get()
         #else
             throw .transport(.resourceUnavailable, "CurlTransport runs on Linux only; use URLSessionTransport")
         #endif
