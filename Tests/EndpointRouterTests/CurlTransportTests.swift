@@ -481,8 +481,6 @@
 
 #if os(Linux)
     struct CurlTransportHeaderTests {
-        /// Repeated fields reach the caller as the server sent them: one field each, in order, a
-        /// cookie's `Expires` date intact (URLSession on Linux joins them with ", ").
         /// The head a whole-body call gets is read as every other sink's: an interim `103` and the
         /// trailers after a chunked body stay out, a folded line joins its field, spaces around a
         /// value go, an empty value stays, and the order is the server's.
@@ -550,6 +548,8 @@
             #expect((try? decoded.get()) == plain)
         }
 
+        /// Repeated fields reach the caller as the server sent them: one field each, in order, a
+        /// cookie's `Expires` date intact (URLSession on Linux joins them with ", ").
         @Test func repeatedResponseFieldsArriveOneEachInOrder() async throws {
             let server = try TestServer { _ in
                 .json(

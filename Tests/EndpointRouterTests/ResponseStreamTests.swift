@@ -144,7 +144,7 @@ struct ResponseStreamTests {
             #expect(response.data.count == StreamBodySink.previewLimit)
         }
         #expect(received == 0)
-        // The endless error body was closed after the preview: the transport saw its cancellation.
+        // The endless error body was closed after the preview: the transport was stopped.
         try await waitUntil { transport.stopped == 1 }
     }
 
