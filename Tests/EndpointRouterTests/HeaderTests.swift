@@ -106,9 +106,10 @@ struct HeaderTests {
     /// The pipeline hands a transport the headers it checked, so a transport's second pass is skipped.
     @Test func thePipelineHandsTheTransportTheHeadersItChecked() async throws {
         let seen = Locked<[HTTPHeaders?]>([])
-        let transport = ContextRecordingTransport { request, context in
+        let transport = ClosureTransport(withContext: { request, context in
             seen.withLock { $0.append(context.checkedHeaders == request.headers ? context.checkedHeaders : nil) }
-        }
+            return HTTPResponse(statusCode: 200, body: Data("{}".utf8))
+        })
         let endpoint = TestEndpoint(host: "https://api.example.com", endpoint: "a", headers: ["X-Token": "ok"], transport: transport)
         #expect(await endpoint.request(type: Data.self).failure == nil)
         let recorded = seen.withLock { $0 }

@@ -27,30 +27,26 @@ struct TestEndpoint: HTTPClient {
 }
 
 /// A minimal custom transport answering from a closure, as a user would write one: it performs one
-/// exchange and delivers the body into the library's sink.
+/// exchange and delivers the body into the library's sink. `withContext:` also hands the closure the
+/// call's ``RequestContext``, for tests of what the pipeline tells a transport.
 struct ClosureTransport: HTTPTransport {
-    let handler: @Sendable (HTTPRequest) async throws(HTTPClientError) -> HTTPResponse
+    let handler: @Sendable (HTTPRequest, RequestContext) async throws(HTTPClientError) -> HTTPResponse
+
+    init(_ handler: @escaping @Sendable (HTTPRequest) async throws(HTTPClientError) -> HTTPResponse) {
+        self.handler = { request, _ async throws(HTTPClientError) in try await handler(request) }
+    }
+
+    init(withContext handler: @escaping @Sendable (HTTPRequest, RequestContext) async throws(HTTPClientError) -> HTTPResponse) {
+        self.handler = handler
+    }
+
     func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
         -> HTTPResponseHead
     {
-        let response = try await handler(request)
+        let response = try await handler(request, context)
         try sink.receive(response.head)
         try sink.write(response.body)
         return response.head
-    }
-}
-
-/// A transport that answers `{}` at once and shows each request and its context to `observe`.
-struct ContextRecordingTransport: HTTPTransport {
-    let observe: @Sendable (HTTPRequest, RequestContext) -> Void
-    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
-    {
-        observe(request, context)
-        let head = HTTPResponseHead(statusCode: 200)
-        try sink.receive(head)
-        try sink.write(Data("{}".utf8))
-        return head
     }
 }
 
