@@ -169,6 +169,17 @@ def main():
         print("\nCPU per request = the process's user + system time (ordo-one/benchmark's `cpuTotal`, read from the "
               "kernel around each iteration) averaged over the iterations, divided by 256 for `conc-small` (one "
               "iteration = one batch of 256). p50/p99 of `conc-small` are per batch.")
+        ruled = [s for s in present if f"{s}/raw-curl-rules" in names]
+        if ruled:
+            print("\nA diagnostic, not a target: the raw libcurl loop rewritten to keep the transport's rules "
+                  "(`raw-curl-rules`: one thread calls libcurl, the POST body from a read callback, headers to a "
+                  "callback, decompression asked for). Throughput ratios = baseline time ÷ the other's time.\n")
+            print("| scenario | library-curl vs raw-curl-rules | raw-curl-rules vs raw-curl | library-curl vs raw-curl |")
+            print("|---|---:|---:|---:|")
+            for scenario in ruled:
+                curl, rules, rawcurl = (f"{scenario}/{side}" for side in ("library-curl", "raw-curl-rules", "raw-curl"))
+                print(f"| {scenario} | **{spread(ratio(runs, rules, curl, TIME, 'mean'))}** | "
+                      f"{spread(ratio(runs, rawcurl, rules, TIME, 'mean'))} | {spread(ratio(runs, rawcurl, curl, TIME, 'mean'))} |")
 
     downloads = [side for side in ("library-curl", "library-urlsession") if f"download/100mb/{side}" in names]
     if downloads and "download/100mb/urlsession" in names:

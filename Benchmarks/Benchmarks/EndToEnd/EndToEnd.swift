@@ -2,7 +2,8 @@
 // (`…/library-curl`, `NginxOnCurl`) and on URLSessionTransport (`…/library-urlsession`, `NginxAPI`),
 // each named explicitly rather than taken from the platform's default, against raw
 // `URLSession.shared` + one `JSONDecoder` (`…/urlsession`), a raw libcurl multi loop + one
-// `JSONDecoder` (`…/raw-curl`, `RawLibcurl`), and (issue 15) a Get-style hand-written client on
+// `JSONDecoder` (`…/raw-curl`, `RawLibcurl`), the same loop under the transport's rules as a
+// diagnostic (`…/raw-curl-rules`, `RawLibcurlUnderRules`), and (issue 15) a Get-style hand-written client on
 // URLSession (`…/get-style`, `GetStyleClient`), all against the benchmark nginx
 // (`BENCH_BASE_URL`, started by `run` or `nginx.sh`). One iteration is one request, so the
 // wall-clock percentiles are per-request latencies, except `conc-small`, whose iteration is a batch
@@ -38,12 +39,13 @@ let benchmarks: @Sendable () -> Void = {
             maxIterations: iterations(count))
     }
 
-    // One scenario, five sides: the library on each transport, and the three hand-written baselines.
+    // One scenario, six sides: the library on each transport, the three hand-written baselines, and
+    // the raw libcurl loop under the transport's rules (a diagnostic, not a baseline of the issue).
     func scenario(
         _ name: String, _ configuration: Benchmark.Configuration,
         library: @escaping @Sendable (any LibraryEndpoint.Type) async -> Void,
         urlSession: @escaping @Sendable () async -> Void, rawCurl: @escaping @Sendable () async -> Void,
-        getStyle: @escaping @Sendable () async -> Void
+        rulesCurl: @escaping @Sendable () async -> Void, getStyle: @escaping @Sendable () async -> Void
     ) {
         let concurrent = name.hasPrefix("e2e/conc-")
         func run(_ call: @escaping @Sendable () async -> Void) -> @Sendable () async -> Void {
@@ -54,11 +56,13 @@ let benchmarks: @Sendable () -> Void = {
         let onURLSession = run { await library(NginxAPI.self) }
         let raw = run(urlSession)
         let curl = run(rawCurl)
+        let rules = run(rulesCurl)
         let get = run(getStyle)
         Benchmark("\(name)/library-curl", configuration: configuration) { _ async in await onCurl() }
         Benchmark("\(name)/library-urlsession", configuration: configuration) { _ async in await onURLSession() }
         Benchmark("\(name)/urlsession", configuration: configuration) { _ async in await raw() }
         Benchmark("\(name)/raw-curl", configuration: configuration) { _ async in await curl() }
+        Benchmark("\(name)/raw-curl-rules", configuration: configuration) { _ async in await rules() }
         Benchmark("\(name)/get-style", configuration: configuration) { _ async in await get() }
     }
 
@@ -68,6 +72,7 @@ let benchmarks: @Sendable () -> Void = {
         library: { api in blackHole(expectSuccess(await api.small.request(type: Todo.self), "small")) },
         urlSession: { blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl small") { try await RawCurlCalls.get(.small, as: Todo.self) }) },
+        rulesCurl: { blackHole(await expectSuccess("raw-curl-rules small") { try await RuledCurlCalls.get(.small, as: Todo.self) }) },
         getStyle: {
             blackHole(await expectSuccess("get-style small") { try await GetStyleClient.nginx.send("small.json", as: Todo.self) })
         })
@@ -79,6 +84,7 @@ let benchmarks: @Sendable () -> Void = {
         library: { api in blackHole(expectSuccess(await api.small.request(type: Todo.self), "small")) },
         urlSession: { blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl small") { try await RawCurlCalls.get(.small, as: Todo.self) }) },
+        rulesCurl: { blackHole(await expectSuccess("raw-curl-rules small") { try await RuledCurlCalls.get(.small, as: Todo.self) }) },
         getStyle: {
             blackHole(await expectSuccess("get-style small") { try await GetStyleClient.nginx.send("small.json", as: Todo.self) })
         })
@@ -89,6 +95,7 @@ let benchmarks: @Sendable () -> Void = {
         library: { api in blackHole(expectSuccess(await api.list100.request(type: [Todo].self), "list100")) },
         urlSession: { blackHole(await expectSuccess("raw list100") { try await RawURLSession.get(.list100, as: [Todo].self) }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl list100") { try await RawCurlCalls.get(.list100, as: [Todo].self) }) },
+        rulesCurl: { blackHole(await expectSuccess("raw-curl-rules list100") { try await RuledCurlCalls.get(.list100, as: [Todo].self) }) },
         getStyle: {
             blackHole(await expectSuccess("get-style list100") { try await GetStyleClient.nginx.send("list100.json", as: [Todo].self) })
         })
@@ -97,6 +104,9 @@ let benchmarks: @Sendable () -> Void = {
         library: { api in blackHole(expectSuccess(await api.list5000.request(type: [Todo].self), "list5000")) },
         urlSession: { blackHole(await expectSuccess("raw list5000") { try await RawURLSession.get(.list5000, as: [Todo].self) }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl list5000") { try await RawCurlCalls.get(.list5000, as: [Todo].self) }) },
+        rulesCurl: {
+            blackHole(await expectSuccess("raw-curl-rules list5000") { try await RuledCurlCalls.get(.list5000, as: [Todo].self) })
+        },
         getStyle: {
             blackHole(
                 await expectSuccess("get-style list5000") { try await GetStyleClient.nginx.send("list5000.json", as: [Todo].self) })
@@ -108,6 +118,7 @@ let benchmarks: @Sendable () -> Void = {
         library: { api in blackHole(expectSuccess(await api.create.request(type: Todo.self), "create")) },
         urlSession: { blackHole(await expectSuccess("raw create") { try await RawURLSession.create() }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl create") { try await RawCurlCalls.create() }) },
+        rulesCurl: { blackHole(await expectSuccess("raw-curl-rules create") { try await RuledCurlCalls.create() }) },
         getStyle: {
             blackHole(
                 await expectSuccess("get-style create") {

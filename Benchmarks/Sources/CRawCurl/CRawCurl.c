@@ -17,6 +17,7 @@ static struct {
     int (*global_init)(long flags);
     void *(*easy_init)(void);
     void (*easy_cleanup)(void *);
+    void (*easy_reset)(void *);
     int (*easy_setopt)(void *, int, ...);
     int (*easy_getinfo)(void *, int, ...);
     void *(*multi_init)(void);
@@ -47,6 +48,7 @@ static void open_once(void) {
     FIND(global_init, "curl_global_init");
     FIND(easy_init, "curl_easy_init");
     FIND(easy_cleanup, "curl_easy_cleanup");
+    FIND(easy_reset, "curl_easy_reset");
     FIND(easy_setopt, "curl_easy_setopt");
     FIND(easy_getinfo, "curl_easy_getinfo");
     FIND(multi_init, "curl_multi_init");
@@ -76,6 +78,9 @@ int rawcurl_set_long(void *easy, int option, long value) { return curl.easy_seto
 int rawcurl_set_pointer(void *easy, int option, const void *value) { return curl.easy_setopt(easy, option, value); }
 // CURLOPT_WRITEFUNCTION: function options are numbered from 20000.
 int rawcurl_set_write(void *easy, rawcurl_write callback) { return curl.easy_setopt(easy, 20011, callback); }
+int rawcurl_set_header(void *easy, rawcurl_write callback) { return curl.easy_setopt(easy, 20079, callback); }
+int rawcurl_set_read(void *easy, rawcurl_write callback) { return curl.easy_setopt(easy, 20012, callback); }
+void rawcurl_easy_reset(void *easy) { curl.easy_reset(easy); }
 
 long rawcurl_status(void *easy) {
     long status = 0;

@@ -16,6 +16,12 @@
 #define RAWCURL_OPT_NOSIGNAL 99
 #define RAWCURL_OPT_PRIVATE 10103
 #define RAWCURL_MOPT_MAX_HOST_CONNECTIONS 7
+/// The options the transport's rules add (`RawLibcurlUnderRules`): headers to a callback, a body
+/// from a read callback, decompression asked for.
+#define RAWCURL_OPT_HEADERDATA 10029
+#define RAWCURL_OPT_READDATA 10009
+#define RAWCURL_OPT_POST 47
+#define RAWCURL_OPT_ACCEPT_ENCODING 10102
 
 /// The write callback: libcurl hands the body over in pieces.
 typedef size_t (*rawcurl_write)(char *bytes, size_t size, size_t count, void *user);
@@ -28,6 +34,11 @@ void rawcurl_easy_cleanup(void *easy);
 int rawcurl_set_long(void *easy, int option, long value);
 int rawcurl_set_pointer(void *easy, int option, const void *value);
 int rawcurl_set_write(void *easy, rawcurl_write callback);
+/// CURLOPT_HEADERFUNCTION: one response line at a time, with the same signature as the write callback.
+int rawcurl_set_header(void *easy, rawcurl_write callback);
+/// CURLOPT_READFUNCTION: the request body in pieces (`bytes` is the buffer to fill).
+int rawcurl_set_read(void *easy, rawcurl_write callback);
+void rawcurl_easy_reset(void *easy);
 /// CURLINFO_RESPONSE_CODE.
 long rawcurl_status(void *easy);
 /// CURLINFO_PRIVATE: what was set with RAWCURL_OPT_PRIVATE.
