@@ -72,7 +72,9 @@ let benchmarks: @Sendable () -> Void = {
         library: { api in blackHole(expectSuccess(await api.small.request(type: Todo.self), "small")) },
         urlSession: { blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl small") { try await RawCurlCalls.get(.small, as: Todo.self) }) },
-        rulesCurl: { blackHole(await expectSuccess("raw-curl-rules small") { try await RuledCurlCalls.get(.small, as: Todo.self) }) },
+        rulesCurl: {
+            blackHole(await expectSuccess("raw-curl-rules small") { try await RawCurlCalls.get(.small, as: Todo.self, underRules: true) })
+        },
         getStyle: {
             blackHole(await expectSuccess("get-style small") { try await GetStyleClient.nginx.send("small.json", as: Todo.self) })
         })
@@ -84,7 +86,9 @@ let benchmarks: @Sendable () -> Void = {
         library: { api in blackHole(expectSuccess(await api.small.request(type: Todo.self), "small")) },
         urlSession: { blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl small") { try await RawCurlCalls.get(.small, as: Todo.self) }) },
-        rulesCurl: { blackHole(await expectSuccess("raw-curl-rules small") { try await RuledCurlCalls.get(.small, as: Todo.self) }) },
+        rulesCurl: {
+            blackHole(await expectSuccess("raw-curl-rules small") { try await RawCurlCalls.get(.small, as: Todo.self, underRules: true) })
+        },
         getStyle: {
             blackHole(await expectSuccess("get-style small") { try await GetStyleClient.nginx.send("small.json", as: Todo.self) })
         })
@@ -95,7 +99,10 @@ let benchmarks: @Sendable () -> Void = {
         library: { api in blackHole(expectSuccess(await api.list100.request(type: [Todo].self), "list100")) },
         urlSession: { blackHole(await expectSuccess("raw list100") { try await RawURLSession.get(.list100, as: [Todo].self) }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl list100") { try await RawCurlCalls.get(.list100, as: [Todo].self) }) },
-        rulesCurl: { blackHole(await expectSuccess("raw-curl-rules list100") { try await RuledCurlCalls.get(.list100, as: [Todo].self) }) },
+        rulesCurl: {
+            blackHole(
+                await expectSuccess("raw-curl-rules list100") { try await RawCurlCalls.get(.list100, as: [Todo].self, underRules: true) })
+        },
         getStyle: {
             blackHole(await expectSuccess("get-style list100") { try await GetStyleClient.nginx.send("list100.json", as: [Todo].self) })
         })
@@ -105,7 +112,8 @@ let benchmarks: @Sendable () -> Void = {
         urlSession: { blackHole(await expectSuccess("raw list5000") { try await RawURLSession.get(.list5000, as: [Todo].self) }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl list5000") { try await RawCurlCalls.get(.list5000, as: [Todo].self) }) },
         rulesCurl: {
-            blackHole(await expectSuccess("raw-curl-rules list5000") { try await RuledCurlCalls.get(.list5000, as: [Todo].self) })
+            blackHole(
+                await expectSuccess("raw-curl-rules list5000") { try await RawCurlCalls.get(.list5000, as: [Todo].self, underRules: true) })
         },
         getStyle: {
             blackHole(
@@ -118,7 +126,7 @@ let benchmarks: @Sendable () -> Void = {
         library: { api in blackHole(expectSuccess(await api.create.request(type: Todo.self), "create")) },
         urlSession: { blackHole(await expectSuccess("raw create") { try await RawURLSession.create() }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl create") { try await RawCurlCalls.create() }) },
-        rulesCurl: { blackHole(await expectSuccess("raw-curl-rules create") { try await RuledCurlCalls.create() }) },
+        rulesCurl: { blackHole(await expectSuccess("raw-curl-rules create") { try await RawCurlCalls.create(underRules: true) }) },
         getStyle: {
             blackHole(
                 await expectSuccess("get-style create") {

@@ -118,29 +118,35 @@ private let rawLibcurlWrite: rawcurl_write = { bytes, size, count, user in
 }
 
 /// The raw libcurl baseline of the end-to-end benchmarks: ``RawLibcurl`` and one shared
-/// `JSONDecoder`, the same work per call as ``RawURLSession``.
+/// `JSONDecoder`, the same work per call as ``RawURLSession``; with `underRules: true`, the same
+/// calls on ``RawLibcurlUnderRules`` (a diagnostic).
 public enum RawCurlCalls {
     static let decoder = JSONDecoder()
     static let encoder = JSONEncoder()
 
-    static var loop: RawLibcurl {
-        get throws {
-            guard let loop = RawLibcurl.shared else { throw URLError(.cannotLoadFromNetwork) }
-            return loop
+    static func perform(_ url: String, postBody: Data? = nil, headers: [String] = [], underRules: Bool) async throws -> (
+        status: Int, body: Data
+    ) {
+        if underRules {
+            guard let loop = RawLibcurlUnderRules.shared else { throw URLError(.cannotLoadFromNetwork) }
+            return try await loop.perform(url: url, postBody: postBody, headers: headers)
         }
+        guard let loop = RawLibcurl.shared else { throw URLError(.cannotLoadFromNetwork) }
+        return try await loop.perform(url: url, postBody: postBody, headers: headers)
     }
 
     /// GETs `endpoint`'s path and decodes `T`.
-    public static func get<T: Decodable>(_ endpoint: NginxAPI, as type: T.Type) async throws -> T {
-        let (status, body) = try await loop.perform(url: "\(benchmarkBaseURL)/\(NginxAPI.paths[endpoint])")
+    public static func get<T: Decodable>(_ endpoint: NginxAPI, as type: T.Type, underRules: Bool = false) async throws -> T {
+        let (status, body) = try await perform("\(benchmarkBaseURL)/\(NginxAPI.paths[endpoint])", underRules: underRules)
         guard status == 200 else { throw URLError(.badServerResponse) }
         return try decoder.decode(T.self, from: body)
     }
 
     /// POSTs the 60-byte JSON body to `/todos` and decodes the created ``Todo``.
-    public static func create() async throws -> Todo {
-        let (status, body) = try await loop.perform(
-            url: "\(benchmarkBaseURL)/todos", postBody: try encoder.encode(NewTodo()), headers: ["Content-Type: application/json"])
+    public static func create(underRules: Bool = false) async throws -> Todo {
+        let (status, body) = try await perform(
+            "\(benchmarkBaseURL)/todos", postBody: try encoder.encode(NewTodo()), headers: ["Content-Type: application/json"],
+            underRules: underRules)
         guard status == 201 else { throw URLError(.badServerResponse) }
         return try decoder.decode(Todo.self, from: body)
     }

@@ -174,29 +174,3 @@ private let rulesRead: rawcurl_write = { buffer, size, count, user in
     transfer.sent += length
     return length
 }
-
-/// ``RawCurlCalls`` on ``RawLibcurlUnderRules``: the same requests, the same decoding.
-public enum RuledCurlCalls {
-    static var loop: RawLibcurlUnderRules {
-        get throws {
-            guard let loop = RawLibcurlUnderRules.shared else { throw URLError(.cannotLoadFromNetwork) }
-            return loop
-        }
-    }
-
-    /// GETs `endpoint`'s path and decodes `T`.
-    public static func get<T: Decodable>(_ endpoint: NginxAPI, as type: T.Type) async throws -> T {
-        let (status, body) = try await loop.perform(url: "\(benchmarkBaseURL)/\(NginxAPI.paths[endpoint])")
-        guard status == 200 else { throw URLError(.badServerResponse) }
-        return try RawCurlCalls.decoder.decode(T.self, from: body)
-    }
-
-    /// POSTs the 60-byte JSON body to `/todos` and decodes the created ``Todo``.
-    public static func create() async throws -> Todo {
-        let (status, body) = try await loop.perform(
-            url: "\(benchmarkBaseURL)/todos", postBody: try RawCurlCalls.encoder.encode(NewTodo()),
-            headers: ["Content-Type: application/json"])
-        guard status == 201 else { throw URLError(.badServerResponse) }
-        return try RawCurlCalls.decoder.decode(Todo.self, from: body)
-    }
-}
