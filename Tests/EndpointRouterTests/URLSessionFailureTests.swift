@@ -92,3 +92,26 @@ struct URLSessionFailureTests {
         #expect(before == (code == .cancelled ? .cancelled : .timedOut))
     }
 }
+
+#if canImport(FoundationNetworking)
+    /// corelibs' URLSession cannot reach an IPv6 literal host and said only "-1000"; the transport
+    /// says why and what works, before anything is sent.
+    @Suite struct URLSessionIPv6LiteralTests {
+        @Test(arguments: ["http://[::1]:9/items", "https://[2001:db8::1]/items"])
+        func anIPv6LiteralHostIsRefusedWithAReasonAPersonCanActOn(_ address: String) async throws {
+            let url = try #require(URL(string: address))
+            do {
+                _ = try await URLSessionTransport().send(
+                    HTTPRequest(method: .get, url: url), context: testContext(), sink: MemoryBodySink(limit: nil))
+                Issue.record("\(address) was sent")
+            } catch {
+                guard case .transport(let urlError) = error else {
+                    Issue.record("expected a transport error, got \(error)")
+                    return
+                }
+                #expect(urlError.code == .unsupportedURL)
+                #expect("\(error)".contains("IPv6 literal") && "\(error)".contains("CurlTransport"), "\(error)")
+            }
+        }
+    }
+#endif

@@ -227,6 +227,17 @@ public final class URLSessionTransport: HTTPTransport {
         // caller using the transport directly has not, and URLSession on Linux writes a header name
         // with CR/LF to the wire as it is (injection).
         try RequestChecks.checkHeaders(request.headers, in: context)
+        #if canImport(FoundationNetworking)
+            // corelibs refuses a URL whose host is an IPv6 literal with a bare "-1000": say why, and what works.
+            if let host = request.url.host, host.contains(":") {
+                throw .transport(
+                    .unsupportedURL,
+                    "URLSession on Linux cannot reach an IPv6 literal host ([\(host)]): swift-corelibs-foundation refuses "
+                        + "such URLs. Use CurlTransport (the default on Linux where libcurl loads), or a host name that resolves "
+                        + "to the address; nothing was sent",
+                    url: request.url)
+            }
+        #endif
         var urlRequest = request.urlRequest
         // The library's deadline governs; URLSession's whole-second idle timer is only a backstop that
         // must never fire first.
