@@ -9,11 +9,17 @@ extension CurlTransport {
     /// at all: OpenSSL never prompts, and nothing is read from the process's standard input.
     ///
     /// ```swift
-    /// var settings = CurlTransport.Configuration(certificateAuthorityFile: "/etc/billing/ca.pem")
-    /// settings.clientCertificate = .init(
-    ///     certificateFile: "/etc/billing/client.pem", keyFile: "/etc/billing/client-key.pem", keyPassphrase: "from-a-vault")
-    /// settings.proxy = "http://proxy.internal:3128"
-    /// let transport = try? CurlTransport(configuration: settings)
+    /// extension CurlTransport {
+    ///     /// The billing service's transport: its own CA only, a client key and its passphrase, the egress proxy.
+    ///     static let billing: CurlTransport? = {
+    ///         var settings = CurlTransport.Configuration(certificateAuthorityFile: "/etc/billing/ca.pem")
+    ///         settings.clientCertificate = .init(
+    ///             certificateFile: "/etc/billing/client.pem", keyFile: "/etc/billing/client-key.pem",
+    ///             keyPassphrase: ProcessInfo.processInfo.environment["BILLING_KEY_PASSPHRASE"])
+    ///         settings.proxy = "http://egress.internal:3128"
+    ///         return try? CurlTransport(configuration: settings)
+    ///     }()
+    /// }
     /// ```
     public struct Configuration: Sendable, CustomReflectable {
         /// A minimum TLS protocol version.
