@@ -41,19 +41,8 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         let pipeline =
             "openssl x509 -in '\(certificateFile.path)' -pubkey -noout | openssl pkey -pubin -outform der "
             + "| openssl dgst -sha256 -binary | openssl base64 -A"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", pipeline]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, !text.isEmpty else {
-            throw TLSServerSetupError(description: "openssl could not hash the key")
-        }
-        return "sha256//" + text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try Self.output(of: URL(fileURLWithPath: "/bin/sh"), ["-c", pipeline], failing: "openssl could not hash the key")
+        return "sha256//" + text
     }
 
     /// The client key (``clientKeyFile``) encrypted with `passphrase` (PKCS#8, AES-256), written
@@ -69,20 +58,25 @@ final class SelfSignedTLSServer: @unchecked Sendable {
     /// The certificate's subject hash, the name OpenSSL looks a trusted certificate up by in a CA
     /// directory (`<hash>.0`).
     func subjectHash() throws -> String {
+        try Self.output(
+            of: try Self.tool("openssl"), ["x509", "-hash", "-noout", "-in", certificateFile.path],
+            failing: "openssl could not hash the subject")
+    }
+
+    /// What `executable` prints, trimmed; `failure` as the error if it fails or prints nothing.
+    private static func output(of executable: URL, _ arguments: [String], failing failure: String) throws -> String {
         let process = Process()
-        process.executableURL = try Self.tool("openssl")
-        process.arguments = ["x509", "-hash", "-noout", "-in", certificateFile.path]
+        process.executableURL = executable
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        let hash = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, !hash.isEmpty else {
-            throw TLSServerSetupError(description: "openssl could not hash the subject")
-        }
-        return hash
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, !trimmed.isEmpty else { throw TLSServerSetupError(description: failure) }
+        return trimmed
     }
 
     /// What the server logged so far, one line per connection.
