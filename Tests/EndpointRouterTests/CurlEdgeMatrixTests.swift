@@ -22,14 +22,13 @@
     // | client certificate signed by B     | none, configured | HTTP/1.1       | same                                                    |
     // | proxy without / with wrong creds   | configured, environment | HTTP/1.1 | `aProxyRequiringCredentialsRefusesWithoutThem`          |
     // | proxy refusing CONNECT 403/407/502 | configured, environment | HTTP/1.1 | `aProxyRefusingConnectIsATypedErrorNotRetried`          |
+    // | custom CA for an HTTPS proxy (A/B) | configured, environment, with creds | both | `anHTTPSProxyIsTrustedExactlyAsConfigured` |
     // | plain http through the proxy       | all            | HTTP/1.1         | `plainHTTPThroughTheProxyShowsTheServersHead` (no TLS    |
     // |                                    |                |                  | option applies; the proxy forwards, no CONNECT)          |
     //
     // Left out, and why:
     // - A success through the system store: no local server can hold a certificate a public CA
     //   signed, so the system-store cells show the refusal of both private CAs instead.
-    // - An HTTPS proxy (TLS to the proxy itself, where `certificateAuthorityFile` must also apply):
-    //   the test proxy speaks plain HTTP; not built yet.
     // - HTTP/2 to the proxy: proxies are spoken to in HTTP/1.1 (`CONNECT`); HTTP/2 is negotiated
     //   by ALPN with the server inside the tunnel, which the HTTP/2 cells cover.
     // - HTTP/2 for plain http: the transport never upgrades plain http (`h2c`), tested in
@@ -205,6 +204,41 @@
             #expect(proxy.forwarded == ["\(server.baseURL)/edge"], "\(proxy.log())")
             #expect(proxy.tunnels.isEmpty)
             #expect(transport.counts == EdgeCounts(started: 1, ended: 1, heads: 1))
+        }
+
+        /// An HTTPS proxy (TLS to the proxy itself): `certificateAuthorityFile` is the proxy's trust
+        /// too, replacing the system store there as for the server. A proxy serving A's certificate
+        /// is trusted and tunnels two calls to A's server on one connection (the server's head each
+        /// time); a proxy serving B's is refused before any `CONNECT`, and the server never sees it.
+        @Test(arguments: [EdgeProxy.configured, .environment, .configuredWithCredentials], EdgeHTTPVersion.allCases)
+        func anHTTPSProxyIsTrustedExactlyAsConfigured(_ kind: EdgeProxy, _ version: EdgeHTTPVersion) async throws {
+            let pki = try TestPKI.shared()
+            let server = try await EdgeTLSServer.start(.a, pki: pki, options: .init(offersHTTP2: version == .http2))
+            defer { server.stop() }
+            let proxyA = try await TestProxy.start(
+                requiringCredentials: kind.hasCredentials, tls: (pki.serverCertificate(.a), pki.serverKey(.a)))
+            defer { proxyA.stop() }
+            let proxyB = try await TestProxy.start(
+                requiringCredentials: kind.hasCredentials, tls: (pki.serverCertificate(.b), pki.serverKey(.b)))
+            defer { proxyB.stop() }
+            let configuration = CurlTransport.Configuration(certificateAuthorityFile: pki.authorityCertificate(.a))
+            let what = "HTTPS proxy \(kind.rawValue), \(version.rawValue)"
+
+            let trusted = try EdgeMatrix.transport(configuration, proxy: kind, through: proxyA)
+            EdgeMatrix.expectServersHead(await EdgeMatrix.call(server.baseURL, trusted), "\(what), first call")
+            EdgeMatrix.expectServersHead(await EdgeMatrix.call(server.baseURL, trusted), "\(what), second call")
+            #expect(proxyA.tunnels == ["127.0.0.1:\(server.port)"], "\(proxyA.log())")
+            #expect(server.connectionCount == 1, "\(server.log())")
+            #expect(server.http2RequestCount == (version == .http2 ? 2 : 0), "\(server.log())")
+            #expect(trusted.counts == EdgeCounts(started: 2, ended: 2, heads: 2))
+
+            let untrusted = try EdgeMatrix.transport(configuration, proxy: kind, through: proxyB)
+            let refused = await EdgeMatrix.call(server.baseURL, untrusted)
+            EdgeMatrix.expectTransportFailure(refused, [.serverCertificateUntrusted, .secureConnectionFailed], "\(what), B's proxy")
+            #expect(proxyB.tunnels.isEmpty, "\(proxyB.log())")
+            #expect(proxyB.log().contains { $0.hasPrefix("handshake-failed") }, "\(proxyB.log())")
+            #expect(server.connectionCount == 1, "\(server.log())")
+            #expect(untrusted.counts == EdgeCounts(started: 1, ended: 1, heads: 0))
         }
 
         /// Checks a `.proxyRefused(statusCode:proxy:)` failure with `status`, naming `proxy`'s host

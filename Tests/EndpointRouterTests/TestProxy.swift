@@ -3,14 +3,15 @@
 
     /// An HTTP proxy for the edge matrix, in Python on 127.0.0.1 (ephemeral port): it tunnels
     /// `CONNECT host:port` (answering `HTTP/1.1 200 Connection established` with headers
-    /// `Proxy-Agent: edge-proxy` and `X-Origin: proxy`, then pumping bytes both ways on two threads)
+    /// `Proxy-Agent: edge-proxy` and `X-Origin: proxy`, then relaying bytes both ways)
     /// and forwards a plain `GET http://…` in absolute form to its target (HTTP/1.1, one request
     /// per connection). A test can tell what the proxy did from its log and whose head a caller saw
     /// from `X-Origin`.
     ///
     /// Options: require `Proxy-Authorization: Basic` with ``user`` and a password (a request without
-    /// them, or with others, is answered `407` with `Proxy-Authenticate: Basic`), or refuse every
-    /// `CONNECT` with a given status. The log never holds a credential. Every connection and tunnel
+    /// them, or with others, is answered `407` with `Proxy-Authenticate: Basic`), refuse every
+    /// `CONNECT` with a given status, or speak TLS itself (an HTTPS proxy, serving a certificate of
+    /// ``TestPKI``, logging `handshake-failed` when a client refuses it). The log never holds a credential. Every connection and tunnel
     /// is bounded (10 s idle, 60 s in all), and the child is killed by ``stop()``.
     final class TestProxy: Sendable {
         /// The user name the proxy expects when it requires credentials.
@@ -20,33 +21,44 @@
 
         private let child: EdgeChildProcess
 
-        private init(child: EdgeChildProcess) { self.child = child }
+        /// Whether clients speak TLS to the proxy itself (`https://` proxy URLs).
+        let isHTTPS: Bool
+
+        private init(child: EdgeChildProcess, isHTTPS: Bool) {
+            self.child = child
+            self.isHTTPS = isHTTPS
+        }
 
         /// The port it listens on, on 127.0.0.1.
         var port: Int { child.port }
         /// `127.0.0.1:port`, as an error naming the proxy would show it.
         var hostAndPort: String { "127.0.0.1:\(port)" }
         /// Its URL without credentials.
-        var url: String { "http://\(hostAndPort)" }
+        var url: String { "\(isHTTPS ? "https" : "http")://\(hostAndPort)" }
         /// Its URL with `user:password@` (the proxy's own by default).
         func url(user: String = TestProxy.user, password: String = TestProxy.password) -> String {
-            "http://\(user):\(password)@\(hostAndPort)"
+            "\(isHTTPS ? "https" : "http")://\(user):\(password)@\(hostAndPort)"
         }
 
         /// Starts a proxy; with `requiringCredentials` it answers 407 to any request without
         /// ``user`` and ``password``; with `refusingConnectWith` it answers every `CONNECT` with that
-        /// status (a 407 with `Proxy-Authenticate`), after any credential check.
-        static func start(requiringCredentials: Bool = false, refusingConnectWith refusal: Int? = nil) async throws -> TestProxy {
+        /// status (a 407 with `Proxy-Authenticate`), after any credential check; with `tls` it is an
+        /// HTTPS proxy serving that certificate and key.
+        static func start(
+            requiringCredentials: Bool = false, refusingConnectWith refusal: Int? = nil, tls: (certificate: String, key: String)? = nil
+        ) async throws -> TestProxy {
             var arguments: [String] = []
+            if let tls { arguments += ["tls-certificate=" + tls.certificate, "tls-key=" + tls.key] }
             if requiringCredentials {
                 arguments.append("auth=" + Data("\(user):\(password)".utf8).base64EncodedString())
             }
             if let refusal { arguments.append("refuse=\(refusal)") }
-            return TestProxy(child: try await EdgeChildProcess.start(script: script, arguments: arguments))
+            return TestProxy(child: try await EdgeChildProcess.start(script: script, arguments: arguments), isHTTPS: tls != nil)
         }
 
         /// Every log line so far: `CONNECT host:port`, `FORWARD METHOD URL`,
-        /// `refused STATUS METHOD TARGET` or `auth-refused METHOD TARGET` (with no credential).
+        /// `refused STATUS METHOD TARGET`, `auth-refused METHOD TARGET` (with no credential) or
+        /// `handshake-failed ERROR` (an HTTPS proxy whose certificate the client refused).
         func log() -> [String] { child.logLines() }
 
         /// The targets of the tunnels opened so far (`127.0.0.1:port`).
@@ -58,16 +70,24 @@
         func stop() { child.stop() }
 
         private static let script = """
-            import os, signal, socket, sys, threading, time, urllib.parse
+            import os, select, signal, socket, ssl, sys, threading, time, urllib.parse
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
             deadline = time.monotonic() + 60
             folder = sys.argv[1]
-            expected, refusal = None, None
+            expected, refusal, certificate, key = None, None, None, None
             for flag in sys.argv[2:]:
+                if flag.startswith("tls-certificate="):
+                    certificate = flag[len("tls-certificate="):]
+                if flag.startswith("tls-key="):
+                    key = flag[len("tls-key="):]
                 if flag.startswith("auth="):
                     expected = "Basic " + flag[5:]
                 if flag.startswith("refuse="):
                     refusal = int(flag[7:])
+            context = None
+            if certificate is not None:
+                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+                context.load_cert_chain(certificate, key)
             listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             listener.bind(("127.0.0.1", 0))
             listener.listen(64)
@@ -97,9 +117,30 @@
                     destination.shutdown(socket.SHUT_WR)
                 except Exception:
                     pass
+            # Both ways on one thread with select (a TLS socket must not be read and written from two
+            # threads at once); ends when either side closes, or after 10 s idle.
+            def tunnel(client, upstream):
+                sockets = [client, upstream]
+                while time.monotonic() < deadline:
+                    ready = [s for s in sockets if isinstance(s, ssl.SSLSocket) and s.pending()]
+                    if not ready:
+                        ready = select.select(sockets, [], [], 10)[0]
+                        if not ready:
+                            return
+                    for source in ready:
+                        data = source.recv(65536)
+                        if not data:
+                            return
+                        (upstream if source is client else client).sendall(data)
             def handle(client):
                 client.settimeout(10)
                 try:
+                    if context is not None:
+                        try:
+                            client = context.wrap_socket(client, server_side=True)
+                        except Exception as error:
+                            log("handshake-failed " + type(error).__name__)
+                            return
                     buffered = b""
                     while b"\\r\\n\\r\\n" not in buffered:
                         chunk = client.recv(65536)
@@ -133,10 +174,7 @@
                         client.sendall(b"HTTP/1.1 200 Connection established\\r\\nProxy-Agent: edge-proxy\\r\\nX-Origin: proxy\\r\\n\\r\\n")
                         if rest:
                             upstream.sendall(rest)
-                        other = threading.Thread(target=pump, args=(upstream, client), daemon=True)
-                        other.start()
-                        pump(client, upstream)
-                        other.join(15)
+                        tunnel(client, upstream)
                         upstream.close()
                         return
                     url = urllib.parse.urlsplit(target)
