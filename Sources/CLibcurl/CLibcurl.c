@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "CLibcurl.h"
 
 #include <dlfcn.h>
@@ -186,3 +187,5 @@ libcurl_list *libcurl_list_make(const char *lines, size_t length) {
 }
 
 void libcurl_list_free(libcurl_list *list) { free(list); }
+
+void libcurl_name_this_thread(const char *name) { pthread_setname_np(pthread_self(), name); }

@@ -11,7 +11,8 @@ import Testing
 /// re-sends on a dead reused connection (libcurl under corelibs' URLSession did) delivers the POST
 /// twice and answers the caller with the second response.
 ///
-/// Each case counts what the server received: exactly one POST, PATCH or POST with a file body when
+/// Each case counts what the server received: exactly one POST, PATCH or POST with a file body —
+/// or with no body, an empty one, an empty form or an empty file — when
 /// the endpoint did not opt in, and the caller gets a `.transport` error the retry rules can act on;
 /// with ``EndpointOptions/retryable`` set and a `RetryMiddleware`, the library sends it again, and the
 /// server and `MetricsMiddleware` both count two attempts.
@@ -30,6 +31,9 @@ extension Serialized {
 
         enum Shape: String, CaseIterable, Sendable, CustomTestStringConvertible {
             case post, patch, postWithFileBody
+            /// Empty bodies: not `nil`, so a rule keyed on "has a body" misses them, and with 0 bytes
+            /// to rewind an engine re-sends them freely (libcurl did).
+            case postWithoutBody, postWithEmptyData, patchWithEmptyForm, postWithEmptyFile
             var testDescription: String { rawValue }
         }
 
@@ -74,6 +78,19 @@ extension Serialized {
                 let file = scratch.appendingPathComponent("payment.json")
                 try Data(#"{"amount":100}"#.utf8).write(to: file)
                 endpoint.body = .file(file, contentType: "application/json")
+            case .postWithoutBody:
+                endpoint.method = .post
+            case .postWithEmptyData:
+                endpoint.method = .post
+                endpoint.body = .data(Data(), contentType: "application/octet-stream")
+            case .patchWithEmptyForm:
+                endpoint.method = .patch
+                endpoint.body = .form([:])
+            case .postWithEmptyFile:
+                endpoint.method = .post
+                let file = scratch.appendingPathComponent("empty.bin")
+                try Data().write(to: file)
+                endpoint.body = .file(file, contentType: "application/octet-stream")
             }
             return endpoint
         }

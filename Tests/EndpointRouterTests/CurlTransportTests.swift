@@ -371,7 +371,8 @@
             defer { server.stop() }
             let trusted = CurlTransport.Configuration(certificateAuthorityFile: server.certificateFile.path)
             var withCertificate = trusted
-            withCertificate.clientCertificate = (server.clientCertificateFile.path, server.clientKeyFile.path)
+            withCertificate.clientCertificate = .init(
+                certificateFile: server.clientCertificateFile.path, keyFile: server.clientKeyFile.path)
             let accepted = try await Self.call(server, withCertificate)
             #expect((try? accepted.get()) == Data("ok".utf8), "\(accepted)")
             let refused = try await Self.call(server, trusted)
@@ -686,8 +687,8 @@
             case "noProxy": configuration.noProxy = "localhost\u{0},example.com"
             case "certificateAuthorityFile": configuration.certificateAuthorityFile = "/etc/ssl/ca\u{0}.pem"
             case "pinnedPublicKeys": configuration.pinnedPublicKeys = ["sha256//AAAA", "sha256//BB\u{0}BB"]
-            case "clientCertificate": configuration.clientCertificate = (certificateFile: "/tmp/c\u{0}.pem", keyFile: "/tmp/k.pem")
-            default: configuration.clientCertificate = (certificateFile: "/tmp/c.pem", keyFile: "/tmp/k\u{0}.pem")
+            case "clientCertificate": configuration.clientCertificate = .init(certificateFile: "/tmp/c\u{0}.pem", keyFile: "/tmp/k.pem")
+            default: configuration.clientCertificate = .init(certificateFile: "/tmp/c.pem", keyFile: "/tmp/k\u{0}.pem")
             }
             let transport = try CurlTransport(configuration: configuration)
             let result = await TestEndpoint(host: server.baseURL, endpoint: "items", timeout: 10, transport: transport)

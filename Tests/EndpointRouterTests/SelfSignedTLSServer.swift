@@ -56,6 +56,35 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         return "sha256//" + text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The client key (``clientKeyFile``) encrypted with `passphrase` (PKCS#8, AES-256), written
+    /// beside it: a key OpenSSL would prompt for if nobody gave it the passphrase.
+    func encryptedClientKey(passphrase: String) throws -> URL {
+        let encrypted = folder.appendingPathComponent("client-key-encrypted.pem")
+        try Self.run(
+            try Self.tool("openssl"),
+            ["pkey", "-in", clientKeyFile.path, "-aes-256-cbc", "-passout", "pass:\(passphrase)", "-out", encrypted.path])
+        return encrypted
+    }
+
+    /// The certificate's subject hash, the name OpenSSL looks a trusted certificate up by in a CA
+    /// directory (`<hash>.0`).
+    func subjectHash() throws -> String {
+        let process = Process()
+        process.executableURL = try Self.tool("openssl")
+        process.arguments = ["x509", "-hash", "-noout", "-in", certificateFile.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let hash = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, !hash.isEmpty else {
+            throw TLSServerSetupError(description: "openssl could not hash the subject")
+        }
+        return hash
+    }
+
     /// What the server logged so far, one line per connection.
     func log() throws -> String {
         (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
@@ -178,6 +207,8 @@ final class SelfSignedTLSServer: @unchecked Sendable {
             tls.close()
         """
 
+    // Each certificate's subject is its own (a random organisation): OpenSSL finds an issuer by
+    // subject name, so two servers' certificates with one subject would stand in for each other.
     private static func launch(requiringClientCertificate: Bool, flags: [String]) throws -> SelfSignedTLSServer {
         let openssl = try tool("openssl")
         let python = try tool("python3")
@@ -190,7 +221,7 @@ final class SelfSignedTLSServer: @unchecked Sendable {
                     "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                     "-keyout", folder.appendingPathComponent("key.pem").path,
                     "-out", folder.appendingPathComponent("cert.pem").path,
-                    "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-days", "1", "-subj", "/CN=127.0.0.1/O=test-\(UUID().uuidString)", "-addext", "subjectAltName=IP:127.0.0.1",
                 ])
             if requiringClientCertificate {
                 try run(

@@ -53,6 +53,10 @@ int libcurl_multi_next_done(libcurl_multi *multi, libcurl_easy **easy, int *resu
 /// A header list for CURLOPT_HTTPHEADER made of `length` bytes of NUL-terminated lines, laid out as
 /// libcurl's `struct curl_slist` in one block of this library's memory: it calls nothing of libcurl,
 /// so any thread may make it. NULL when there is no line or no memory. Freed with libcurl_list_free.
+/// Names the calling thread (at most 15 bytes, Linux's limit) for `top -H`, `perf` and debuggers:
+/// Glibc's pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module is not built with.
+void libcurl_name_this_thread(const char *name);
+
 libcurl_list *libcurl_list_make(const char *lines, size_t length);
 void libcurl_list_free(libcurl_list *list);
 

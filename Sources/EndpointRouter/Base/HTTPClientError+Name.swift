@@ -17,6 +17,7 @@ extension HTTPClientError {
         case .unacceptableStatusCode(let response): "unacceptableStatusCode(\(response.statusCode))"
         case .decodingFailed: "decodingFailed"
         case .responseTooLarge: "responseTooLarge"
+        case .proxyRefused(let statusCode, _): "proxyRefused(\(statusCode))"
         case .authorizationFailed: "authorizationFailed"
         }
     }

@@ -56,6 +56,16 @@ public enum HTTPClientError: Error, Sendable, Equatable {
     /// was larger than ``StreamLimits/maxElementSize``, or the consumer fell ``StreamLimits/bufferSize``
     /// behind a transport that cannot pause its reading (URLSession).
     case responseTooLarge(limit: Int)
+    /// The proxy refused to open a tunnel to the server: it answered the `CONNECT` of an https
+    /// request with `statusCode` (407: it wants credentials; 403: the destination is not allowed;
+    /// 502: it could not reach the server). `proxy` names it without its credentials. Nothing reached
+    /// the server, and the retry rules do not repeat it: the answer is the proxy's policy.
+    ///
+    /// ```swift
+    /// // CurlTransport(configuration: .init(proxy: "http://proxy.internal:3128"))
+    /// // → .proxyRefused(statusCode: 407, proxy: "http://proxy.internal:3128")
+    /// ```
+    case proxyRefused(statusCode: Int, proxy: String)
     /// ``AuthorizationMiddleware`` got a 401 and would not refresh again: its ``CredentialStore``
     /// refreshed the credential too often in a short time (the server rejects every new one); the
     /// text says how often and what to check. A refresh that merely fails gives the 401 as
@@ -98,6 +108,14 @@ extension HTTPClientError: LocalizedError {
                 + "raise the endpoint's `maxResponseSize`, or use `download(to:)` for large bodies. For a stream "
                 + "(`events()`, `lines()`, …) the limit is one element's (`StreamLimits.maxElementSize`) or, on a "
                 + "transport that cannot pause, the read-ahead buffer's (`StreamLimits.bufferSize`)."
+        case .proxyRefused(let statusCode, let proxy):
+            let hint =
+                switch statusCode {
+                case 407: "it wants credentials: give them in the proxy URL as http://user:password@host:port"
+                case 403: "it does not allow this destination; check the proxy's rules or `noProxy`"
+                default: "check the proxy's rules and that it can reach the server"
+                }
+            return "The proxy \(proxy) refused to open a tunnel to the server (status \(statusCode)); \(hint)."
         case .authorizationFailed(let reason): return "Authorization failed: \(reason)"
         }
     }

@@ -12,16 +12,22 @@ enum RequestChecks {
 
     /// Checks a whole request as it is about to be handed to the redirect follower and a transport.
     static func check(_ request: HTTPRequest) throws(HTTPClientError) {
-        let url = request.url
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            url.host?.isEmpty == false
-        else {
-            throw .badURL("'\(printable(RedactedURL.text(of: url)))' is not an http or https URL")
-        }
+        try checkURL(request.url)
         try checkHeaders(request.headers)
         try BodyRule.check(method: request.method, hasBody: hasBody(request.body))
         if case .file(let file) = request.body, !FileManager.default.isReadableFile(atPath: file.path) {
             throw .encodingFailed("the file to upload at \(file.path) does not exist or cannot be read")
+        }
+    }
+
+    /// Checks that `url` is http or https with a host: the only schemes the library sends, on every
+    /// path in. A transport called directly checks it too, since libcurl would otherwise speak
+    /// `gopher://`, `dict://` or `file://` for whoever hands it such a URL.
+    static func checkURL(_ url: URL) throws(HTTPClientError) {
+        guard let scheme = url.scheme, scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https"),
+            url.host?.isEmpty == false
+        else {
+            throw .badURL("'\(printable(RedactedURL.text(of: url)))' is not an http or https URL")
         }
     }
 

@@ -73,8 +73,10 @@
                 uploadLength = Int64(data.count)
             case .file(let url):
                 upload = .file(url, nil)
+                // A size of 0 is no promise of an empty file: `/proc` files and FIFOs say 0 and hold
+                // bytes. Sent chunked, the body is what reading the file gives.
                 let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
-                uploadLength = size?.int64Value
+                uploadLength = size.map(\.int64Value).flatMap { $0 > 0 ? $0 : nil }
             }
         }
 
@@ -157,6 +159,10 @@
             set(CurlOption.noSignal, 1)
             set(CurlOption.followLocation, 0)
             set(CurlOption.pathAsIs, 1)
+            // Only http and https, whoever made the URL: libcurl speaks gopher, dict, file and more.
+            if "http,https".withCString({ libcurl_easy_setopt_pointer(easy, CurlOption.protocolsText, $0) }) != 0 {
+                set(CurlOption.protocols, CurlProtocol.http | CurlProtocol.https)
+            }
             ok = ok && libcurl_easy_setopt_pointer(easy, CurlOption.errorBuffer, errorText) == 0
             ok = ok && libcurl_easy_setopt_pointer(easy, CurlOption.writeData, me) == 0
             ok = ok && libcurl_easy_setopt_data_callback(easy, CurlOption.writeFunction, curlWrite) == 0
@@ -183,6 +189,15 @@
                 let reason =
                     "libcurl \(libcurlVersion) refused the transport's `\(setting)` setting: an option this build lacks, or a value it rejects"
                 return .transport(.unknown, reason, url: request.url)
+            case .unreadableFile(let setting, let path, let exists):
+                let why = exists ? "cannot be read by this process (check its permissions)" : "does not exist"
+                let reason = "the file \(path) named by the CurlTransport's `\(setting)` setting \(why); nothing was sent"
+                return .transport(exists ? .noPermissionsToReadFile : .fileDoesNotExist, reason, url: request.url)
+            case .unusableProxy(let problem):
+                let reason =
+                    "the CurlTransport's `proxy` setting (or the environment's proxy) cannot be used: \(problem); "
+                    + "write it as http://host:port, with user:password@ before the host if the proxy needs them; nothing was sent"
+                return .transport(.badURL, reason, url: request.url)
             }
             return nil
         }
@@ -197,9 +212,11 @@
             } else if method != .get || request.body != nil {
                 ok = method.rawValue.withCString { libcurl_easy_setopt_pointer(easy, CurlOption.customRequest, $0) } == 0
             }
-            if !method.isIdempotent && request.body == nil {
-                // Without a body nothing stops libcurl from sending the request again on its own when
-                // a reused connection dies before the answer; a connection of its own is never reused.
+            if !method.isIdempotent && (uploadLength ?? 0) == 0 {
+                // libcurl sends a request again on its own when a reused connection dies before the
+                // answer, unless it would have to rewind a body it has read (it cannot: there is no
+                // seek callback). With no body, an empty one, or one of unknown length that may read
+                // as empty, nothing stops it; a connection of its own is never reused.
                 ok = ok && libcurl_easy_setopt_long(easy, CurlOption.freshConnect, 1) == 0
             }
             guard request.body != nil || method == .post else { return ok }
@@ -402,10 +419,18 @@
 
         /// The error for a transfer libcurl ended with `code`, from what this exchange saw.
         private func failure(_ code: Int32) -> HTTPClientError {
+            let proxy = CurlProxy(options.proxy(forScheme: request.url.scheme))
+            var connectCode = 0
+            if let easy, !proxy.value.isEmpty, libcurl_easy_getinfo_long(easy, CurlInfo.httpConnectCode, &connectCode) == 0,
+                connectCode != 0, !(200..<300).contains(connectCode)
+            {
+                return .proxyRefused(statusCode: connectCode, proxy: proxy.shown)
+            }
             let detail = String(cString: errorText)
             let said = detail.isEmpty ? String(cString: libcurl_easy_strerror(code)) : detail
-            return CurlFailure(code: code, libcurlText: said, headArrived: status != nil, receivedBytes: receivedBytes, url: request.url)
-                .error
+            return CurlFailure(
+                code: code, libcurlText: said, headArrived: status != nil, receivedBytes: receivedBytes, url: request.url, proxy: proxy
+            ).error
         }
     }
 

@@ -14,12 +14,21 @@
         let headArrived: Bool
         let receivedBytes: Int64
         let url: URL
+        /// The proxy the exchange went through (`""`: none), whose password libcurl may quote.
+        let proxy: CurlProxy
 
         var error: HTTPClientError {
             if code == CurlCode.timedOut { return .timedOut }
             let (urlCode, sentence) = classified
-            // libcurl quotes a proxy URL it cannot use, password included.
-            return .transport(urlCode, sentence + " (libcurl: \(RedactedURL.hidingCredentials(in: libcurlText)))", url: url)
+            return .transport(urlCode, sentence + " (libcurl: \(shownLibcurlText))", url: url)
+        }
+
+        /// libcurl's sentence without credentials: it quotes a proxy it cannot use whole, password
+        /// included, with or without a scheme (`'user:password@host'`).
+        private var shownLibcurlText: String {
+            var text = libcurlText
+            if !proxy.value.isEmpty { text = text.replacingOccurrences(of: proxy.value, with: proxy.shown) }
+            return RedactedURL.hidingCredentials(in: text)
         }
 
         private var classified: (URLError.Code, String) {
@@ -31,8 +40,25 @@
                 )
             }
             switch code {
-            case CurlCode.couldNotResolveHost, CurlCode.couldNotResolveProxy:
+            case CurlCode.couldNotResolveHost:
                 return (.cannotFindHost, "The host name could not be resolved; check the URL and the network's DNS.")
+            case CurlCode.couldNotResolveProxy:
+                return (
+                    .cannotFindHost,
+                    "The proxy's host name (\(proxy.shown)) could not be resolved; check the transport's `proxy` setting "
+                        + "or the environment's proxy variables, and the network's DNS."
+                )
+            case CurlCode.proxyHandshake:
+                return (
+                    .cannotConnectToHost,
+                    "The proxy \(proxy.shown) refused the connection to the server in its handshake; check the proxy's settings and credentials."
+                )
+            case CurlCode.outOfMemory where receivedBytes == 0:
+                return (
+                    .cannotParseResponse,
+                    "The response head could not be read: a header line is larger than libcurl accepts (about 100 KiB), "
+                        + "or memory ran out; check the server's response headers."
+                )
             case CurlCode.couldNotConnect:
                 return (.cannotConnectToHost, "The server refused the connection or could not be reached.")
             case CurlCode.malformedURL:
@@ -67,8 +93,18 @@
                         + "check the certificate authority and pins configured on the transport."
                 )
             case CurlCode.certificateProblem:
-                return (.clientCertificateRejected, "The client certificate or its key could not be used.")
-            case CurlCode.sslConnect, CurlCode.caCertificateBadFile:
+                return (
+                    .clientCertificateRejected,
+                    "The client certificate or its key could not be used: check that clientCertificate names a PEM "
+                        + "certificate and its key and, for an encrypted key, that keyPassphrase is set and right."
+                )
+            case CurlCode.caCertificateBadFile:
+                return (
+                    .secureConnectionFailed,
+                    "The certificate authority file could not be loaded: check that certificateAuthorityFile names a "
+                        + "readable file of PEM certificates."
+                )
+            case CurlCode.sslConnect:
                 return (
                     .secureConnectionFailed,
                     "The TLS handshake failed; check that the server speaks TLS on this port with a version the transport allows."

@@ -39,61 +39,6 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
         case unavailable(reason: String)
     }
 
-    /// Settings of a transport.
-    public struct Configuration: Sendable {
-        /// A minimum TLS protocol version.
-        public enum TLSVersion: Sendable {
-            /// TLS 1.2 or later.
-            case tls12
-            /// TLS 1.3 only.
-            case tls13
-        }
-
-        /// Connections opened at most to one host.
-        public var maximumConnectionsPerHost: Int
-        /// Whether to ask for compressed bodies (every coding this libcurl has: gzip, deflate, and br
-        /// or zstd where built in) and decompress them; the endpoint's size limit counts decoded bytes.
-        public var decompresses: Bool
-        /// A proxy URL, such as `http://proxy:3128`; `nil` takes `http_proxy`, `https_proxy`,
-        /// `all_proxy` and `no_proxy` from the environment with libcurl's rules, as URLSession on Linux
-        /// does, read once when the transport is made; `""` uses none.
-        public var proxy: String?
-        /// Hosts reached without the proxy, comma-separated (`no_proxy`'s syntax); `nil` keeps the
-        /// environment's.
-        public var noProxy: String?
-        #if os(Linux)
-            /// What the environment named when the transport was made; used where `proxy` or
-            /// `noProxy` is `nil`.
-            var environmentProxies = ProxyEnvironment([:])
-        #endif
-        /// A PEM file of the certificate authorities to trust instead of the system store.
-        public var certificateAuthorityFile: String?
-        /// The server's public keys to accept, each `sha256//` and the base64 SHA-256 of its
-        /// SubjectPublicKeyInfo; any other key fails the handshake. Empty: no pinning.
-        public var pinnedPublicKeys: [String]
-        /// A client certificate and its private key (PEM files), for servers that require mutual TLS.
-        public var clientCertificate: (certificateFile: String, keyFile: String)?
-        /// The oldest TLS version accepted; `nil` takes libcurl's default.
-        public var minimumTLSVersion: TLSVersion?
-
-        /// Creates settings: 6 connections per host, decompression on, proxies from the environment,
-        /// the system's trust store.
-        public init(
-            maximumConnectionsPerHost: Int = 6, decompresses: Bool = true, proxy: String? = nil, noProxy: String? = nil,
-            certificateAuthorityFile: String? = nil, pinnedPublicKeys: [String] = [],
-            clientCertificate: (certificateFile: String, keyFile: String)? = nil, minimumTLSVersion: TLSVersion? = nil
-        ) {
-            self.maximumConnectionsPerHost = maximumConnectionsPerHost
-            self.decompresses = decompresses
-            self.proxy = proxy
-            self.noProxy = noProxy
-            self.certificateAuthorityFile = certificateAuthorityFile
-            self.pinnedPublicKeys = pinnedPublicKeys
-            self.clientCertificate = clientCertificate
-            self.minimumTLSVersion = minimumTLSVersion
-        }
-    }
-
     /// Whether libcurl can be loaded here, with its version, or why not. Always unavailable on Apple
     /// platforms, where ``URLSessionTransport`` is the default.
     public static var availability: Availability {
@@ -159,6 +104,7 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
     {
         if Task.isCancelled { throw .cancelled }
         // The pipeline has checked already; a caller using the transport directly has not.
+        try RequestChecks.checkURL(request.url)
         try RequestChecks.checkHeaders(request.headers, in: context)
         #if os(Linux)
             let loop = self.loop
@@ -181,46 +127,3 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
         #endif
     }
 }
-
-#if os(Linux)
-    internal import CLibcurl
-
-    extension CurlTransport.Configuration {
-        /// A text setting ``apply(to:scheme:)`` could not set, named as the caller wrote it.
-        enum Refusal {
-            /// It holds a NUL, where libcurl would read it cut short; the caller's to fix.
-            case nul(setting: String)
-            /// libcurl refused it: an option this build lacks, or a value it rejects.
-            case libcurl(setting: String)
-        }
-
-        /// Sets the TLS and proxy options on `easy`, for a URL of `scheme`; returns the first setting
-        /// that could not be set, for the caller's message.
-        func apply(to easy: UnsafeMutableRawPointer, scheme: String?) -> Refusal? {
-            var refusal: Refusal?
-            func set(_ option: Int32, _ text: String, _ name: String) {
-                guard refusal == nil else { return }
-                if text.utf8.contains(0) {
-                    refusal = .nul(setting: name)
-                } else if text.withCString({ libcurl_easy_setopt_pointer(easy, option, $0) }) != 0 {
-                    refusal = .libcurl(setting: name)
-                }
-            }
-            // Always set, so libcurl does not read the environment itself on the loop thread.
-            set(CurlOption.proxy, proxy ?? environmentProxies.proxy(forScheme: scheme), "proxy")
-            set(CurlOption.noProxy, noProxy ?? environmentProxies.noProxy ?? "", "noProxy")
-            if let certificateAuthorityFile { set(CurlOption.caInfo, certificateAuthorityFile, "certificateAuthorityFile") }
-            if !pinnedPublicKeys.isEmpty { set(CurlOption.pinnedPublicKey, pinnedPublicKeys.joined(separator: ";"), "pinnedPublicKeys") }
-            if let clientCertificate {
-                set(CurlOption.sslCert, clientCertificate.certificateFile, "clientCertificate")
-                set(CurlOption.sslKey, clientCertificate.keyFile, "clientCertificate")
-            }
-            if let minimumTLSVersion, refusal == nil {
-                // CURL_SSLVERSION_TLSv1_2 and CURL_SSLVERSION_TLSv1_3.
-                let value = minimumTLSVersion == .tls12 ? 6 : 7
-                if libcurl_easy_setopt_long(easy, CurlOption.sslVersion, value) != 0 { refusal = .libcurl(setting: "minimumTLSVersion") }
-            }
-            return refusal
-        }
-    }
-#endif

@@ -37,6 +37,7 @@
         static let readFunction: Int32 = 20012
         static let httpHeader: Int32 = 10023
         static let sslCert: Int32 = 10025
+        static let keyPassword: Int32 = 10026
         static let headerData: Int32 = 10029
         static let sslVersion: Int32 = 32
         static let customRequest: Int32 = 10036
@@ -49,14 +50,34 @@
         static let freshConnect: Int32 = 74
         static let headerFunction: Int32 = 20079
         static let sslKey: Int32 = 10087
+        static let caPath: Int32 = 10097
         static let noSignal: Int32 = 99
         static let acceptEncoding: Int32 = 10102
         static let timeoutMilliseconds: Int32 = 155
         static let noProxy: Int32 = 10177
+        /// A bitmask (`CURLPROTO_*`); deprecated in 7.85 for ``protocolsText``, which 7.68 lacks.
+        static let protocols: Int32 = 181
         static let xferInfoFunction: Int32 = 20219
         static let pinnedPublicKey: Int32 = 10230
         static let pathAsIs: Int32 = 234
+        static let proxyCAInfo: Int32 = 10246
+        static let proxyCAPath: Int32 = 10247
+        static let proxySSLVersion: Int32 = 250
+        static let suppressConnectHeaders: Int32 = 265
+        static let protocolsText: Int32 = 10318
         static let postFieldSizeLarge: Int32 = 30120
+    }
+
+    /// `CURLINFO_*`: the type base (0x200000 long) plus a number.
+    enum CurlInfo {
+        /// The status of the proxy's answer to `CONNECT`; 0 when there was no tunnel.
+        static let httpConnectCode: Int32 = 0x20_0000 + 22
+    }
+
+    /// `CURLPROTO_*`, for ``CurlOption/protocols``.
+    enum CurlProtocol {
+        static let http = 1 << 0
+        static let https = 1 << 1
     }
 
     /// `CURLMOPT_*`.
@@ -86,6 +107,7 @@
         static let http2: Int32 = 16
         static let partialFile: Int32 = 18
         static let writeError: Int32 = 23
+        static let outOfMemory: Int32 = 27
         static let readError: Int32 = 26
         static let timedOut: Int32 = 28
         static let sslConnect: Int32 = 35
@@ -99,6 +121,7 @@
         static let sendFailRewind: Int32 = 65
         static let caCertificateBadFile: Int32 = 77
         static let pinnedKeyMismatch: Int32 = 90
+        static let proxyHandshake: Int32 = 97
         static let http2Stream: Int32 = 92
     }
 #endif
