@@ -82,12 +82,10 @@
     }
 
     extension CurlTransport.Configuration {
-        /// Sets the client certificate, its key and the key's passphrase, with the API main is
-        /// getting (`ClientCertificate(certificateFile:keyFile:keyPassphrase:)`). Until that API is
-        /// merged, the tuple of this branch is set and the passphrase cannot be given, so every
-        /// cell with an encrypted key fails here, as it should while the library prompts.
+        /// Sets the client certificate, its key and the key's passphrase (`nil` for an unencrypted
+        /// key, or to show that a missing one fails without a prompt).
         mutating func setClientCertificate(certificateFile: String, keyFile: String, keyPassphrase: String?) {
-            clientCertificate = (certificateFile: certificateFile, keyFile: keyFile)
+            clientCertificate = ClientCertificate(certificateFile: certificateFile, keyFile: keyFile, keyPassphrase: keyPassphrase)
         }
     }
 
@@ -139,6 +137,17 @@
                 .request(type: Data.self)
         }
 
+        /// Whether `condition` holds within `seconds`, polled every 20 ms: a server logs a failed
+        /// handshake on its own thread, possibly after the client has already returned its error.
+        static func eventually(within seconds: Double = 3, _ condition: () -> Bool) async -> Bool {
+            let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+            while !condition() {
+                if ContinuousClock.now >= deadline { return false }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return true
+        }
+
         /// Checks that the caller saw the origin's own head: a 2xx-only call fails with the
         /// server's 404, its `X-Origin: server` and its body, and no header of the proxy's.
         static func expectServersHead(
@@ -182,13 +191,9 @@
         }
 
         /// The status and the proxy named by a `.proxyRefused(statusCode:proxy:)` error, or `nil`
-        /// for any other error. Read by reflection until main's new case is merged into this branch.
+        /// for any other error.
         static func proxyRefusal(_ error: HTTPClientError) -> (statusCode: Int, proxy: String)? {
-            guard let child = Mirror(reflecting: error).children.first, child.label == "proxyRefused" else { return nil }
-            let fields = Mirror(reflecting: child.value).children
-            let statusCode = fields.first { $0.label == "statusCode" }?.value as? Int
-            let proxy = fields.first { $0.label == "proxy" }?.value as? String
-            guard let statusCode, let proxy else { return nil }
+            guard case .proxyRefused(let statusCode, let proxy) = error else { return nil }
             return (statusCode, proxy)
         }
     }
