@@ -6,34 +6,45 @@
 
     // The edge matrix of issue 39: every TLS option of `CurlTransport.Configuration` × how the
     // server is reached × a reused connection, over HTTP/1.1 and HTTP/2, against servers the tests
-    // start (`EdgeTLSServer`, `TestProxy`, certificates from `TestPKI`).
+    // start (`EdgeTLSServer`, `TestProxy`, certificates from `TestPKI`). Proxies: none, configured,
+    // from the environment, and each of those two with credentials (`EdgeProxy`, 5 kinds).
     //
-    // | TLS option                         | proxies (5)    | HTTP/1.1, HTTP/2 | test                                                    |
-    // |------------------------------------|----------------|------------------|---------------------------------------------------------|
-    // | system store                       | all            | both             | `trustCell` (refusal cells: A and B both refused)        |
-    // | custom CA (A)                      | all            | both             | `trustCell`                                             |
-    // | pinned public key (CA A+B, pin A)  | all            | both             | `trustCell`                                             |
-    // | minimum TLS 1.2 (server ≤ 1.2)     | all            | both             | `trustCell` (1.3 minimum refused)                        |
-    // | client certificate, plain key      | all            | both             | `Serialized.CurlEdgeMatrixClientCertificateTests`       |
-    // | client certificate, PKCS#8 + pass  | all            | both             | same                                                    |
-    // | client certificate, legacy + pass  | all            | both             | same                                                    |
-    // | wrong / missing passphrase         | none, configured | HTTP/1.1       | same (the key is read before any connection: the proxy  |
-    // |                                    |                |                  | and the protocol cannot change the outcome)              |
-    // | client certificate signed by B     | none, configured | HTTP/1.1       | same                                                    |
-    // | proxy without / with wrong creds   | configured, environment | HTTP/1.1 | `aProxyRequiringCredentialsRefusesWithoutThem`          |
-    // | proxy refusing CONNECT 403/407/502 | configured, environment | HTTP/1.1 | `aProxyRefusingConnectIsATypedErrorNotRetried`          |
-    // | custom CA for an HTTPS proxy (A/B) | configured, environment, with creds | both | `anHTTPSProxyIsTrustedExactlyAsConfigured` |
-    // | plain http through the proxy       | all            | HTTP/1.1         | `plainHTTPThroughTheProxyShowsTheServersHead` (no TLS    |
-    // |                                    |                |                  | option applies; the proxy forwards, no CONNECT)          |
+    // Cells, by test:
+    // - `trustCell`: {system store, custom CA, pinned key, minimum TLS 1.2} × 5 proxies × {HTTP/1.1,
+    //   HTTP/2} = 40. System store: A's and B's servers both refused. The others: two calls see the
+    //   server's 404 on one connection (one tunnel), B's server is refused on the same transport,
+    //   and a third call still reuses A's connection; pinned key adds the control that the bundle
+    //   without the pin trusts B; minimum TLS 1.2 adds that a 1.3 minimum is refused.
+    // - `Serialized.CurlEdgeMatrixClientCertificateTests.clientCertificateCell`: client key {plain,
+    //   PKCS#8 encrypted, legacy encrypted} × 5 proxies × 2 versions = 30, stdin on a pipe.
+    // - `aWrongOrMissingPassphraseFailsAtOnceWithoutAPrompt`: {PKCS#8, legacy} × {none,
+    //   configured} × {wrong, missing}, HTTP/1.1 only: the key is read before any byte is exchanged,
+    //   so neither a credentialed proxy nor the protocol can change the outcome.
+    // - `aClientCertificateFromAnotherAuthorityIsRefused`: B's client certificate, {none,
+    //   configured}, HTTP/1.1.
+    // - `aProxyRequiringCredentialsRefusesWithoutThem`: {configured, environment} × {no
+    //   credentials, wrong password} → `.proxyRefused(statusCode: 407, …)`, not retried.
+    // - `aProxyRefusingConnectIsATypedErrorNotRetried`: {403, 407, 502} × {configured,
+    //   environment} with credentials.
+    // - `anHTTPSProxyIsTrustedExactlyAsConfigured`: TLS to the proxy itself, {configured,
+    //   environment, configured with credentials} × 2 versions: A's proxy trusted, B's refused.
+    // - `anHTTPSProxyBelowTheMinimumTLSVersionIsRefused`: an HTTPS proxy speaking TLS 1.2 at most,
+    //   {configured, environment}, HTTP/1.1: a 1.2 minimum passes, a 1.3 minimum is refused.
+    // - `plainHTTPThroughTheProxyShowsTheServersHead`: plain http, the 4 proxy kinds (forwarded,
+    //   no `CONNECT`; no TLS option applies).
     //
     // Left out, and why:
     // - A success through the system store: no local server can hold a certificate a public CA
-    //   signed, so the system-store cells show the refusal of both private CAs instead.
+    //   signed, so the system-store cells show the refusal of both private CAs instead. That a CA
+    //   file replaces the system store rather than adding to it needs a certificate in the system's
+    //   CA directory: `CurlTransportTrustTests` does that, for the server (not through a proxy).
     // - HTTP/2 to the proxy: proxies are spoken to in HTTP/1.1 (`CONNECT`); HTTP/2 is negotiated
     //   by ALPN with the server inside the tunnel, which the HTTP/2 cells cover.
     // - HTTP/2 for plain http: the transport never upgrades plain http (`h2c`), tested in
     //   `CurlTransportTLSTests.plainHTTPStaysHTTP11WithoutAnUpgrade`.
     // - The refusal cells over HTTP/2: a refused `CONNECT` or a bad key ends the call before ALPN.
+    // - Pins and client certificates towards an HTTPS proxy: the configuration applies them to the
+    //   server only (libcurl's `PROXY_` variants are not set), so there is no proxy cell to test.
 
     /// The TLS options of the cells that need no client certificate.
     enum EdgeTrust: String, Sendable, CaseIterable {
@@ -239,6 +250,28 @@
             #expect(await EdgeMatrix.eventually { proxyB.log().contains { $0.hasPrefix("handshake-failed") } }, "\(proxyB.log())")
             #expect(server.connectionCount == 1, "\(server.log())")
             #expect(untrusted.counts == EdgeCounts(started: 1, ended: 1, heads: 0))
+        }
+
+        /// `minimumTLSVersion` holds for an HTTPS proxy too: through a proxy speaking TLS 1.2 at
+        /// most, a 1.2 minimum reaches the server (its 404), a 1.3 minimum is refused at the proxy's
+        /// handshake, and the server never sees that call.
+        @Test(arguments: [EdgeProxy.configured, .environment])
+        func anHTTPSProxyBelowTheMinimumTLSVersionIsRefused(_ kind: EdgeProxy) async throws {
+            let pki = try TestPKI.shared()
+            let server = try await EdgeTLSServer.start(.a, pki: pki)
+            defer { server.stop() }
+            let proxy = try await TestProxy.start(tls: (pki.serverCertificate(.a), pki.serverKey(.a)), newestTLS12: true)
+            defer { proxy.stop() }
+            var configuration = CurlTransport.Configuration(certificateAuthorityFile: pki.authorityCertificate(.a))
+            configuration.minimumTLSVersion = .tls12
+            let allowed = await EdgeMatrix.call(server.baseURL, try EdgeMatrix.transport(configuration, proxy: kind, through: proxy))
+            EdgeMatrix.expectServersHead(allowed, "HTTPS proxy \(kind.rawValue), TLS 1.2 minimum")
+            configuration.minimumTLSVersion = .tls13
+            let refused = await EdgeMatrix.call(server.baseURL, try EdgeMatrix.transport(configuration, proxy: kind, through: proxy))
+            EdgeMatrix.expectTransportFailure(refused, [.secureConnectionFailed], "HTTPS proxy \(kind.rawValue), TLS 1.3 minimum")
+            #expect(await EdgeMatrix.eventually { proxy.log().contains { $0.hasPrefix("handshake-failed") } }, "\(proxy.log())")
+            #expect(proxy.tunnels == ["127.0.0.1:\(server.port)"], "\(proxy.log())")
+            #expect(server.requestCount == 1, "\(server.log())")
         }
 
         /// Checks a `.proxyRefused(statusCode:proxy:)` failure with `status`, naming `proxy`'s host

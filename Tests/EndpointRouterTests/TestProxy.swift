@@ -43,12 +43,14 @@
         /// Starts a proxy; with `requiringCredentials` it answers 407 to any request without
         /// ``user`` and ``password``; with `refusingConnectWith` it answers every `CONNECT` with that
         /// status (a 407 with `Proxy-Authenticate`), after any credential check; with `tls` it is an
-        /// HTTPS proxy serving that certificate and key.
+        /// HTTPS proxy serving that certificate and key, speaking TLS 1.2 at most with `newestTLS12`.
         static func start(
-            requiringCredentials: Bool = false, refusingConnectWith refusal: Int? = nil, tls: (certificate: String, key: String)? = nil
+            requiringCredentials: Bool = false, refusingConnectWith refusal: Int? = nil, tls: (certificate: String, key: String)? = nil,
+            newestTLS12: Bool = false
         ) async throws -> TestProxy {
             var arguments: [String] = []
             if let tls { arguments += ["tls-certificate=" + tls.certificate, "tls-key=" + tls.key] }
+            if newestTLS12 { arguments.append("tls12") }
             if requiringCredentials {
                 arguments.append("auth=" + Data("\(user):\(password)".utf8).base64EncodedString())
             }
@@ -88,6 +90,8 @@
             if certificate is not None:
                 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
                 context.load_cert_chain(certificate, key)
+                if "tls12" in sys.argv[2:]:
+                    context.maximum_version = ssl.TLSVersion.TLSv1_2
             listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             listener.bind(("127.0.0.1", 0))
             listener.listen(64)
