@@ -41,7 +41,8 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         let pipeline =
             "openssl x509 -in '\(certificateFile.path)' -pubkey -noout | openssl pkey -pubin -outform der "
             + "| openssl dgst -sha256 -binary | openssl base64 -A"
-        let text = try Self.output(of: URL(fileURLWithPath: "/bin/sh"), ["-c", pipeline], failing: "openssl could not hash the key")
+        let text = try EdgeTools.run(URL(fileURLWithPath: "/bin/sh"), ["-c", pipeline]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { throw TLSServerSetupError(description: "openssl could not hash the key") }
         return "sha256//" + text
     }
 
@@ -49,8 +50,8 @@ final class SelfSignedTLSServer: @unchecked Sendable {
     /// beside it: a key OpenSSL would prompt for if nobody gave it the passphrase.
     func encryptedClientKey(passphrase: String) throws -> URL {
         let encrypted = folder.appendingPathComponent("client-key-encrypted.pem")
-        try Self.run(
-            try Self.tool("openssl"),
+        try EdgeTools.run(
+            try EdgeTools.find("openssl"),
             ["pkey", "-in", clientKeyFile.path, "-aes-256-cbc", "-passout", "pass:\(passphrase)", "-out", encrypted.path])
         return encrypted
     }
@@ -58,25 +59,10 @@ final class SelfSignedTLSServer: @unchecked Sendable {
     /// The certificate's subject hash, the name OpenSSL looks a trusted certificate up by in a CA
     /// directory (`<hash>.0`).
     func subjectHash() throws -> String {
-        try Self.output(
-            of: try Self.tool("openssl"), ["x509", "-hash", "-noout", "-in", certificateFile.path],
-            failing: "openssl could not hash the subject")
-    }
-
-    /// What `executable` prints, trimmed; `failure` as the error if it fails or prints nothing.
-    private static func output(of executable: URL, _ arguments: [String], failing failure: String) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, !trimmed.isEmpty else { throw TLSServerSetupError(description: failure) }
-        return trimmed
+        let hash = try EdgeTools.run(try EdgeTools.find("openssl"), ["x509", "-hash", "-noout", "-in", certificateFile.path])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !hash.isEmpty else { throw TLSServerSetupError(description: "openssl could not hash the subject") }
+        return hash
     }
 
     /// What the server logged so far, one line per connection.
@@ -204,12 +190,12 @@ final class SelfSignedTLSServer: @unchecked Sendable {
     // Each certificate's subject is its own (a random organisation): OpenSSL finds an issuer by
     // subject name, so two servers' certificates with one subject would stand in for each other.
     private static func launch(requiringClientCertificate: Bool, flags: [String]) throws -> SelfSignedTLSServer {
-        let openssl = try tool("openssl")
-        let python = try tool("python3")
+        let openssl = try EdgeTools.find("openssl")
+        let python = try EdgeTools.find("python3")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
-            try run(
+            try EdgeTools.run(
                 openssl,
                 [
                     "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
@@ -218,7 +204,7 @@ final class SelfSignedTLSServer: @unchecked Sendable {
                     "-days", "1", "-subj", "/CN=127.0.0.1/O=test-\(UUID().uuidString)", "-addext", "subjectAltName=IP:127.0.0.1",
                 ])
             if requiringClientCertificate {
-                try run(
+                try EdgeTools.run(
                     openssl,
                     [
                         "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
@@ -253,37 +239,4 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         }
     }
 
-    /// The executable `name` on PATH, or an error saying how to install it.
-    private static func tool(_ name: String) throws -> URL {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw TLSServerSetupError(
-            description: "the TLS test needs `\(name)` on PATH; install it (Debian: apt-get install -y openssl python3)")
-    }
-
-    /// Runs a tool to completion within 30 s; fails with its output if it does not exit 0.
-    private static func run(_ executable: URL, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let pid = process.processIdentifier
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            if done.wait(timeout: .now() + 30) == .timedOut { kill(pid, SIGKILL) }
-        }.start()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        done.signal()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw TLSServerSetupError(description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) failed: \(text)")
-        }
-    }
 }
