@@ -67,28 +67,28 @@ static struct {
 static int loaded[5];  // by content_coding
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
-// Resolves every name into consecutive slots of `lib`; 1 when all are there.
-static int resolve(const char *path, void **slots, const char *const *names, size_t count) {
-    void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) return 0;
-    for (size_t index = 0; index < count; index++) {
-        slots[index] = dlsym(library, names[index]);
-        if (slots[index] == NULL) return 0;
-    }
-    return 1;
+// Resolves `name` into `slot` from `library`; 0 when either is missing. A library stays loaded.
+static int resolve(void *library, const char *name, void **slot) {
+    *slot = library != NULL ? dlsym(library, name) : NULL;
+    return *slot != NULL;
 }
 
+#define RESOLVE(library, field) resolve(library, #field, (void **)&lib.field)
+
 static void load(void) {
-    static const char *const zlib[] = {"zlibVersion", "inflateInit2_", "inflate", "inflateEnd"};
-    static const char *const brotli[] = {"BrotliDecoderCreateInstance", "BrotliDecoderDecompressStream",
-                                         "BrotliDecoderDestroyInstance"};
-    static const char *const zstd[] = {"ZSTD_createDStream", "ZSTD_initDStream", "ZSTD_decompressStream",
-                                       "ZSTD_freeDStream",   "ZSTD_isError",     "ZSTD_getErrorName",
-                                       "ZSTD_DCtx_setParameter"};
-    loaded[CONTENT_CODING_GZIP] = resolve("libz.so.1", (void **)&lib.zlibVersion, zlib, 4);
+    void *z = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL);
+    loaded[CONTENT_CODING_GZIP] = RESOLVE(z, zlibVersion) && RESOLVE(z, inflateInit2_) && RESOLVE(z, inflate) &&
+                                  RESOLVE(z, inflateEnd);
     loaded[CONTENT_CODING_DEFLATE] = loaded[CONTENT_CODING_GZIP];
-    loaded[CONTENT_CODING_BROTLI] = resolve("libbrotlidec.so.1", (void **)&lib.BrotliDecoderCreateInstance, brotli, 3);
-    loaded[CONTENT_CODING_ZSTD] = resolve("libzstd.so.1", (void **)&lib.ZSTD_createDStream, zstd, 7);
+    void *br = dlopen("libbrotlidec.so.1", RTLD_NOW | RTLD_LOCAL);
+    loaded[CONTENT_CODING_BROTLI] = RESOLVE(br, BrotliDecoderCreateInstance) &&
+                                    RESOLVE(br, BrotliDecoderDecompressStream) && RESOLVE(br, BrotliDecoderDestroyInstance);
+    // ZSTD_DCtx_setParameter, for the window bound, is in zstd 1.4.0 and later.
+    void *zstd = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
+    loaded[CONTENT_CODING_ZSTD] = RESOLVE(zstd, ZSTD_createDStream) && RESOLVE(zstd, ZSTD_initDStream) &&
+                                  RESOLVE(zstd, ZSTD_decompressStream) && RESOLVE(zstd, ZSTD_freeDStream) &&
+                                  RESOLVE(zstd, ZSTD_isError) && RESOLVE(zstd, ZSTD_getErrorName) &&
+                                  RESOLVE(zstd, ZSTD_DCtx_setParameter);
 }
 
 int content_decoder_available(int coding) {
