@@ -29,3 +29,8 @@ zstd -q -c -19 repeated.txt > repeated.zst
 # The first 16 MiB of it in gzip (gzip's ratio is at most about 1,000:1).
 head -c 16777216 repeated.txt | gzip -c -9 -n > repeated.gz
 rm repeated.txt
+# wide-window.zst: 20 MiB of that line with a 16 MiB window, past the 8 MiB RFC 9659 allows HTTP.
+python3 -c '
+import sys
+line = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-\n"
+sys.stdout.buffer.write(line * (20 * 16384))' | zstd -q -c --long=24 -19 > wide-window.zst

@@ -84,6 +84,21 @@
                 message.contains(unknown ? "not one this transport can decode" : "is corrupt and could not be decompressed"), "\(message)")
         }
 
+        /// A zstd frame asking for a 16 MiB window is refused, not given the memory: RFC 9659 bounds an
+        /// HTTP zstd window to 8 MiB, which bounds what one paused transfer's decoder holds.
+        @Test func aZstdWindowPastEightMebibytesFailsTyped() async throws {
+            let server = try Self.server("zstd", try Self.encoded("wide-window.zst"))
+            defer { server.stop() }
+            let result = await TestEndpoint(host: server.baseURL, endpoint: "wide", timeout: 10, transport: try CurlTransport())
+                .request(type: Data.self)
+            guard case .failure(.transport(let error)) = result else {
+                Issue.record("expected a .transport failure, got \(result)")
+                return
+            }
+            #expect(error.code == .cannotDecodeContentData, "\(error.localizedDescription)")
+            #expect(error.localizedDescription.contains("too much memory"), "\(error.localizedDescription)")
+        }
+
         /// A body cut short inside its compressed stream, though framed right, is not a whole body.
         @Test func aTruncatedCompressedBodyFailsTyped() async throws {
             let gzip = try Self.encoded("lines.gz")
