@@ -183,9 +183,11 @@ int content_decoder_run(content_decoder *decoder, const uint8_t *input, size_t i
     if (input_size > 1u << 30) input_size = 1u << 30;
     if (output_size > 1u << 30) output_size = 1u << 30;
     if (decoder->ended && decoder->coding != CONTENT_CODING_ZSTD) {
-        // Bytes after the end of a gzip, deflate or br stream are ignored, as libcurl ignores them.
-        *consumed = input_size;
-        return CONTENT_DECODE_END;
+        // Bytes after the end of a gzip, deflate or br stream are refused, as libcurl refuses them
+        // (a second gzip member included): what they are is unknown.
+        if (input_size == 0) return CONTENT_DECODE_END;
+        *problem = "data after the end of the compressed stream";
+        return CONTENT_DECODE_ERROR;
     }
     int status;
     switch (decoder->coding) {

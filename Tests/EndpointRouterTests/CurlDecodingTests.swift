@@ -99,6 +99,22 @@
             #expect(error.localizedDescription.contains("too much memory"), "\(error.localizedDescription)")
         }
 
+        /// Bytes after the end of a gzip stream (a second member, or junk) fail it, as they failed
+        /// libcurl's decoding: what they are is unknown.
+        @Test func bytesAfterTheEndOfAGzipStreamFailTyped() async throws {
+            let gzip = try Self.encoded("lines.gz")
+            let server = try Self.server("gzip", gzip + gzip)
+            defer { server.stop() }
+            let result = await TestEndpoint(host: server.baseURL, endpoint: "two", timeout: 10, transport: try CurlTransport())
+                .request(type: Data.self)
+            guard case .failure(.transport(let error)) = result else {
+                Issue.record("expected a .transport failure, got \(result)")
+                return
+            }
+            #expect(error.code == .cannotDecodeContentData, "\(error.localizedDescription)")
+            #expect(error.localizedDescription.contains("after the end of the compressed stream"), "\(error.localizedDescription)")
+        }
+
         /// A body cut short inside its compressed stream, though framed right, is not a whole body.
         @Test func aTruncatedCompressedBodyFailsTyped() async throws {
             let gzip = try Self.encoded("lines.gz")

@@ -76,7 +76,7 @@ int content_decoder_available(int coding);
 content_decoder *content_decoder_make(int coding);
 /// Decodes from `input` into `output`, at most `output_size` bytes: sets `consumed` and `produced`;
 /// on CONTENT_DECODE_ERROR sets `problem` to the library's static text. A gzip, deflate or br stream
-/// that ended consumes and ignores what follows; zstd decodes the next frame.
+/// that ended refuses any byte after it, as libcurl does; zstd decodes the next frame.
 int content_decoder_run(content_decoder *decoder, const uint8_t *input, size_t input_size, size_t *consumed,
                         uint8_t *output, size_t output_size, size_t *produced, const char **problem);
 /// Whether the stream ended whole (zstd: its last frame did): a body that stops before is cut short.
