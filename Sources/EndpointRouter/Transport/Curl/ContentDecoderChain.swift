@@ -13,13 +13,17 @@
 
         /// Thrown when a decoder refuses its input; `problem` is the library's own words.
         struct Corrupt: Error {
+            /// What the decoder said, for the caller's error.
             let problem: String
         }
 
+        /// The C decoders, one per coding, in the order the bytes go through them.
         private let decoders: [OpaquePointer]
         /// Stage `i`'s output, the input of stage `i + 1` (the last stage writes into the caller's buffer).
         private let buffers: [UnsafeMutableRawBufferPointer]
+        /// The bytes of each of ``buffers`` not yet taken by the next stage: `starts[i]..<ends[i]`.
         private var starts: [Int]
+        /// See ``starts``.
         private var ends: [Int]
         /// The encoded bytes not yet decoded: libcurl's piece during its callback, or ``held``.
         private var input = UnsafeRawBufferPointer(start: nil, count: 0)

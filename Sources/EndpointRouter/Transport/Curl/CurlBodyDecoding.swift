@@ -21,15 +21,22 @@
             return offered.isEmpty ? nil : offered.map(\.token).joined(separator: ", ")
         }()
 
+        /// The codings a body may have and still be decoded (those offered).
         private static let available = Set(CurlDecodingState.Coding.allCases.filter(ContentDecoderChain.isAvailable))
 
+        /// The decisions; this class only runs what they say.
         private(set) var machine: CurlDecodingState
+        /// The decoders; `nil` for a body refused at its head (or when there was no memory for them).
         private let chain: ContentDecoderChain?
-        /// The decoded piece the sink had no room for, in ``output[pendingStart..<pendingEnd]``.
+        /// The decoded piece the sink had no room for, at `pendingStart..<pendingEnd`: one piece at most.
         private let output: UnsafeMutableRawBufferPointer
+        /// See ``output``.
         private var pendingStart = 0
+        /// See ``output``.
         private var pendingEnd = 0
+        /// Decoded bytes the sink took, for the error text ("after N bytes").
         private var decodedBytes: Int64 = 0
+        /// The URL that answered, for the error.
         private let url: URL?
         /// The failure found inside libcurl's write callback, reported when libcurl ends the transfer.
         private(set) var failure: HTTPClientError?
@@ -79,8 +86,11 @@
 
         // MARK: Events, passed to the state machine
 
+        /// libcurl has an encoded piece of `count` bytes (see ``CurlDecodingState/piece(count:)``).
         func piece(count: Int) -> CurlDecodingState.Action { machine.piece(count: count) }
+        /// libcurl finished without an error of its own (see ``CurlDecodingState/transferEnded()``).
         func transferEnded() -> CurlDecodingState.Action { machine.transferEnded() }
+        /// The sink has room or a round began (see ``CurlDecodingState/room()``).
         func room() -> CurlDecodingState.Action { machine.room() }
 
         /// Whether the decoders hold bytes the sink has not taken.

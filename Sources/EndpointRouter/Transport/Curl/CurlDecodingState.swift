@@ -15,6 +15,8 @@ import Foundation
 struct CurlDecodingState: Equatable {
     /// A content coding the transport can decode.
     enum Coding: Equatable, Sendable, CaseIterable {
+        /// The codings libcurl decoded before (with zstd and br where built in), so that no server's
+        /// answer that decoded then fails now.
         case gzip, deflate, brotli, zstd
 
         /// Its name in `Accept-Encoding`.
@@ -53,6 +55,7 @@ struct CurlDecodingState: Equatable {
 
     /// Why the body cannot be delivered decoded.
     enum Failure: Equatable {
+        /// A coding not offered, or not known: its name, for the caller to act on.
         case unsupported(String)
         /// The decoder's own words.
         case corrupt(String)
@@ -60,6 +63,7 @@ struct CurlDecodingState: Equatable {
         case truncated
     }
 
+    /// Where the decoding is; the decoders and buffers lie in ``CurlBodyDecoding`` beside it.
     enum State: Equatable {
         /// A coding the transport cannot decode: the first byte fails.
         case refusing(String)
@@ -69,6 +73,7 @@ struct CurlDecodingState: Equatable {
         case holding
         /// libcurl finished while the decoders held bytes: its completion waits for them.
         case draining
+        /// The body failed (corrupt, refused, cut short, or the sink refused a piece): nothing more goes in.
         case failed
         /// The body is decoded whole and libcurl's completion went to the exchange.
         case finished
@@ -80,12 +85,15 @@ struct CurlDecodingState: Equatable {
         case empty(ended: Bool)
         /// They stopped with bytes the sink had no room for (or the round's budget was spent).
         case holding
+        /// A decoder refused its input, in its own words.
         case corrupt(String)
         /// The sink or the exchange refused a piece: the exchange has its failure already.
         case refused
     }
 
+    /// What the shell does after an event.
     enum Action: Equatable {
+        /// Nothing more: the piece was taken (or kept), or the event changed nothing.
         case none
         /// Feed libcurl's piece to the decoders and write out what comes, while the sink has room.
         case decode
@@ -93,6 +101,7 @@ struct CurlDecodingState: Equatable {
         case drain
         /// Tell libcurl to stop with an error; the exchange reports its own.
         case abort
+        /// End the exchange with this failure (from a callback, when libcurl reports the end).
         case fail(Failure)
         /// The body is whole: libcurl's completion goes on to the exchange.
         case complete
@@ -100,12 +109,15 @@ struct CurlDecodingState: Equatable {
         case wait
     }
 
+    /// Only the machine's events change it, so that the table tests cover every path.
     private(set) var state: State
     /// Whether any encoded byte arrived: an empty body is a whole one.
     private(set) var receivedInput = false
     /// Whether the compressed stream ended whole when the decoders last emptied.
     private(set) var streamEnded = false
 
+    /// A machine in `state`: ``State/idle`` for a body to decode, ``State/refusing(_:)`` for one that
+    /// cannot be; any state for the table tests.
     init(_ state: State) {
         self.state = state
     }
