@@ -43,10 +43,11 @@
 
         /// The decoding `head`'s body needs; `nil` when it needs none (the body goes to the sink as is).
         init?(head: HTTPResponseHead, method: HTTPMethod, decompresses: Bool) {
-            // Most responses have no Content-Encoding: found without building an array.
-            guard decompresses, head.headers.fields.contains(where: { $0.name.caseInsensitiveEquals("Content-Encoding") }) else {
-                return nil
-            }
+            // Most responses have no Content-Encoding: this runs on the loop thread for every head, so
+            // names are told apart by length first (as `expectedBodyLength` does) and no array is built.
+            guard decompresses,
+                head.headers.fields.contains(where: { $0.name.utf8.count == 16 && $0.name.caseInsensitiveEquals("Content-Encoding") })
+            else { return nil }
             let plan = CurlDecodingState.plan(
                 method: method, status: head.statusCode, contentEncoding: head.headers.values(for: "Content-Encoding"),
                 decompresses: decompresses, available: Self.available)
