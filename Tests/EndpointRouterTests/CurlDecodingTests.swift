@@ -39,6 +39,27 @@
             #expect(response.headers["Content-Encoding"] == coding)
         }
 
+        /// Through a stream with a 1 KiB buffer and a consumer that pauses, the transfer stops and
+        /// resumes between decoded pieces many times (stacked codings hold bytes between their
+        /// stages too), and the body arrives whole and in order.
+        @Test(arguments: [
+            ("gzip", "lines.gz"), ("deflate", "lines.deflate"), ("br", "lines.br"), ("zstd", "lines.zst"), ("gzip, br", "lines.gz.br"),
+        ])
+        func eachCodingDecodesThroughAPausedStream(_ coding: String, _ file: String) async throws {
+            let server = try Self.server(coding, try Self.encoded(file))
+            defer { server.stop() }
+            let endpoint = TestEndpoint(host: server.baseURL, endpoint: "stream", transport: try CurlTransport())
+            var body = Data()
+            var pieces = 0
+            for try await piece in endpoint.bytes(limits: StreamLimits(bufferSize: 1024, idleTimeout: 10, totalTimeout: 30)) {
+                body.append(piece)
+                pieces += 1
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            #expect(body == Self.lines, "\(coding): \(body.count) bytes in \(pieces) pieces")
+            #expect(pieces >= 7, "\(coding): \(pieces) pieces")
+        }
+
         /// The request offers exactly the codings the transport decodes (all four here: libcurl on
         /// Debian links the same three libraries), and none when decompression is off.
         @Test func acceptEncodingListsTheCodingsItDecodes() async throws {
