@@ -60,4 +60,31 @@ void libcurl_name_this_thread(const char *name);
 libcurl_list *libcurl_list_make(const char *lines, size_t length);
 void libcurl_list_free(libcurl_list *list);
 
+// MARK: - Content decoders (Decoders.c)
+//
+// gzip, deflate, br and zstd decoding for CurlTransport, which decodes above libcurl's pause
+// (CURLOPT_HTTP_CONTENT_DECODING off) so that a paused transfer holds a small constant. Loaded at
+// run time from libz.so.1, libbrotlidec.so.1 and libzstd.so.1, the libraries libcurl links.
+
+typedef struct content_decoder content_decoder;
+
+/// The codings a content_decoder decodes. GZIP takes a zlib header too; DEFLATE takes raw deflate
+/// when its zlib header is missing, as libcurl does.
+enum { CONTENT_CODING_GZIP = 1, CONTENT_CODING_DEFLATE = 2, CONTENT_CODING_BROTLI = 3, CONTENT_CODING_ZSTD = 4 };
+/// What content_decoder_run returns: more to come, the stream ended, or the input is corrupt.
+enum { CONTENT_DECODE_MORE = 0, CONTENT_DECODE_END = 1, CONTENT_DECODE_ERROR = -1 };
+
+/// Whether `coding`'s library loaded (tried once, on the first call, from any thread).
+int content_decoder_available(int coding);
+/// A decoder for `coding`; NULL when its library is missing or there is no memory.
+content_decoder *content_decoder_make(int coding);
+/// Decodes from `input` into `output`, at most `output_size` bytes: sets `consumed` and `produced`;
+/// on CONTENT_DECODE_ERROR sets `problem` to the library's static text. A gzip, deflate or br stream
+/// that ended refuses any byte after it, as libcurl does; zstd decodes the next frame.
+int content_decoder_run(content_decoder *decoder, const uint8_t *input, size_t input_size, size_t *consumed,
+                        uint8_t *output, size_t output_size, size_t *produced, const char **problem);
+/// Whether the stream ended whole (zstd: its last frame did): a body that stops before is cut short.
+int content_decoder_ended(const content_decoder *decoder);
+void content_decoder_free(content_decoder *decoder);
+
 #endif

@@ -45,6 +45,8 @@
         /// The loop's round in which ``roundBytes`` were taken (see ``CurlLoop/roundBudget``).
         private var round = 0
         private var roundBytes = 0
+        /// The body's decoding, made at the head when it has a `Content-Encoding` to decode.
+        private var decoding: CurlBodyDecoding?
 
         init(
             _ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink, options: CurlTransport.Configuration,
@@ -93,10 +95,16 @@
 
         func start(_ continuation: Continuation) { perform(machine.start(continuation)) }
         func cancel(_ error: HTTPClientError) { perform(machine.cancel(error)) }
-        func demand() { perform(machine.demand()) }
+        func demand() {
+            // What the decoders hold goes out before libcurl delivers more.
+            let action = machine.demand()
+            if let decoding { drainDecoded(decoding) }
+            perform(action)
+        }
 
         /// libcurl reports the transfer done with `code`.
         func complete(_ code: Int32) {
+            if let decoding, decodingTakesCompletion(code, decoding) { return }
             perform(machine.complete(code == CurlCode.ok ? nil : failure(code)))
         }
 
@@ -122,6 +130,7 @@
             case .deliverHead(let head):
                 do throws(HTTPClientError) {
                     try sink.receive(head)
+                    decoding = CurlBodyDecoding(head: head, method: request.method, decompresses: options.decompresses)
                 } catch {
                     perform(machine.fail(error))
                 }
@@ -168,7 +177,10 @@
             ok = ok && libcurl_easy_setopt_data_callback(easy, CurlOption.writeFunction, curlWrite) == 0
             ok = ok && libcurl_easy_setopt_pointer(easy, CurlOption.headerData, me) == 0
             ok = ok && libcurl_easy_setopt_data_callback(easy, CurlOption.headerFunction, curlHeader) == 0
-            if options.decompresses { set(CurlOption.acceptEncoding, "") }
+            // The body arrives as sent and the exchange decodes it (CurlBodyDecoding): libcurl's own
+            // decoding goes on while a transfer is paused, holding what it decoded.
+            set(CurlOption.httpContentDecoding, 0)
+            if options.decompresses, let codings = CurlBodyDecoding.acceptEncoding { set(CurlOption.acceptEncoding, codings) }
             // A backstop a second after the library's deadline, which governs (it cancels the call).
             let remaining = context.remainingTime.components
             if remaining.seconds < 86_400 { set(CurlOption.timeoutMilliseconds, Int(remaining.seconds) * 1000 + 1000) }
@@ -332,6 +344,13 @@
         }
 
         fileprivate func bodyPiece(_ bytes: UnsafeRawBufferPointer) -> Int {
+            if let decoding { return decodedPiece(bytes, decoding) }
+            return writePiece(bytes)
+        }
+
+        /// Writes a piece of the body as the sink takes it (decoded, when the body was encoded):
+        /// returns what libcurl's write callback returns.
+        func writePiece(_ bytes: UnsafeRawBufferPointer) -> Int {
             if round != loop.round {
                 round = loop.round
                 roundBytes = 0
@@ -364,6 +383,11 @@
         /// redelivers the piece it kept), unless it was cut meanwhile or its sink asked it to wait.
         func resumeRound() {
             guard let easy, loop.isRunning(easy) else { return }
+            if let decoding {
+                drainDecoded(decoding)
+                // Still holding: the round's budget or the sink stopped them again.
+                guard self.easy != nil, !decoding.holdsBytes else { return }
+            }
             if case .streaming(_, _, .paused) = machine.state { return }
             _ = libcurl_easy_pause(easy, CurlControl.pauseContinue)
         }

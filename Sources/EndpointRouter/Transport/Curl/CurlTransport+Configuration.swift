@@ -71,8 +71,9 @@ extension CurlTransport {
 
         /// Connections opened at most to one host.
         public var maximumConnectionsPerHost: Int
-        /// Whether to ask for compressed bodies (every coding this libcurl has: gzip, deflate, and br
-        /// or zstd where built in) and decompress them; the endpoint's size limit counts decoded bytes.
+        /// Whether to ask for compressed bodies (gzip, deflate, br and zstd, each whose system library
+        /// loads) and decompress them, in the exchange a piece at a time so that a paused stream holds
+        /// a small constant; the endpoint's size limit counts decoded bytes. Off, bodies arrive as sent.
         public var decompresses: Bool
         /// A proxy URL, such as `http://proxy:3128` or `http://user:password@proxy:3128`; `nil` takes
         /// `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy` from the environment with libcurl's
