@@ -69,7 +69,7 @@ struct Call: Sendable {
             let follower = RedirectFollower(policy: policy)
             return try await ExchangeCounter.counting(request, context) { () throws(HTTPClientError) in
                 try await follower.follow(request) { hop throws(HTTPClientError) in
-                    let sink = try scope.makeSink()
+                    let sink = try scope.makeSink(answering: hop.method)
                     if case .stream(let stream) = sink {
                         return try await stream.exchange(
                             hop, on: transport, context: context, until: streamDeadline,
