@@ -104,6 +104,9 @@ struct Call: Sendable {
         let scope = CallScope(.memory(limit: maxResponseSize))
         let received = await send(into: scope, uploadProgress: uploadProgress)
         scope.close()
+        // The closure is over before the call returns, the total delivered when the exchange
+        // completed (see `ProgressReporter`).
+        await uploadProgress?.finish(deliveringLast: (try? received.get()) != nil)
         if Task.isCancelled { return .failure(.cancelled) }
         return received.flatMap { response in
             ResponseDecoding.decode(
