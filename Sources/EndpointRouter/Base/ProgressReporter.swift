@@ -10,7 +10,7 @@ import Dispatch
 /// ``report(_:)`` only records the value under a lock, and a work item of the reporter's own, on a
 /// Dispatch global queue, calls the closure. Not a Swift task: the cooperative pool has one thread
 /// per core and resumes every call's awaits, so a closure blocking there would stall the other
-/// calls as surely as on the loop thread, while Dispatch adds a worker when one blocks.
+/// calls as surely as on the loop thread, while Dispatch can add a worker when one blocks.
 ///
 /// **Coalesced.** One work item per report would queue without bound behind a closure slower than the
 /// reports. Instead at most one delivery runs per call: reports that come while the closure runs
@@ -45,6 +45,8 @@ package final class ProgressReporter: Sendable {
     private let handler: @Sendable (TransferProgress) -> Void
     private let state = Locked(State())
 
+    /// A reporter for one call's `handler`: one per call, since coalescing and ``finish(deliveringLast:)``
+    /// are per call.
     package init(_ handler: @escaping @Sendable (TransferProgress) -> Void) {
         self.handler = handler
     }
