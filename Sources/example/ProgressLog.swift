@@ -3,7 +3,8 @@ import Foundation
 
 /// The progress reports of one upload or download, collected to be summarised once it ends.
 final class ProgressLog: @unchecked Sendable {
-    // A lock rather than an actor: progress is reported synchronously, from the transfer's task.
+    // A lock rather than an actor: the progress closure is synchronous (the library calls it on a
+    // Dispatch queue, not in a task), so it cannot await an actor.
     private let lock = NSLock()
     private var reports: [TransferProgress] = []
 

@@ -51,7 +51,9 @@ struct DownloadTests {
             let written = try Data(contentsOf: destination)
             #expect(written == Self.archive)
             #expect(progress.isMonotonic(endingAt: Self.archive.count), "\(progress.all)")
-            #expect(progress.all.count > 3, "the body arrived in pieces: \(progress.all)")
+            // Reports coalesce while the closure runs, so their number is not the pieces' (those
+            // are counted by conformance test 3, for the stub and the replay); the last is the total.
+            #expect(!progress.all.isEmpty)
             let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             #expect(files == ["archive.bin"], "no temporary file is left behind")
         }
@@ -102,7 +104,7 @@ struct DownloadTests {
             let replayedBytes = try Data(contentsOf: replayed.destination)
             #expect(replayedBytes == Self.archive)
             #expect(replayed.progress.isMonotonic(endingAt: Self.archive.count))
-            #expect(replayed.progress.all.count > 3, "the replayed body arrived in pieces")
+            #expect(!replayed.progress.all.isEmpty, "reports coalesce; the last is the total")
             let replayedMissing = await Self.download(.missing, through: replay, into: directory, name: "replayed-missing.bin")
             Self.expectNotFound(replayedMissing.result)
             #expect(!FileManager.default.fileExists(atPath: replayedMissing.destination.path))

@@ -16,8 +16,31 @@ public struct HTTPResponseHead: Sendable, Hashable {
         self.url = url
     }
 
-    /// The announced body length, when the body is sent as is (no `Content-Encoding`): only then is
-    /// `Content-Length` the size of the bytes a sink receives.
+    /// Whether a response with `statusCode` to a `method` request can carry a body at all.
+    ///
+    /// A response to HEAD, and any 1xx, 204 or 304, has none whatever its `Content-Length` says
+    /// (RFC 9110 §6.4.1, §8.6; RFC 9112 §6.3): there the field describes the body a GET would get,
+    /// and "HEAD to learn the size" is a common call. The one place this rule is written; every size
+    /// check and progress total reads it through ``expectedBodyLength(answering:)``.
+    public static func hasBody(statusCode: Int, answering method: HTTPMethod) -> Bool {
+        method != .head && !(100..<200).contains(statusCode) && statusCode != 204 && statusCode != 304
+    }
+
+    /// The size of the body a sink will receive for this response to a `method` request: `0` when
+    /// the response has no body (see ``hasBody(statusCode:answering:)``), otherwise
+    /// ``expectedBodyLength``; `nil` when unknown.
+    ///
+    /// Size limits and progress totals use this, not the bare field, so that a HEAD or a 304
+    /// announcing 10 GiB is not refused as too large. The caller still reads the announced size
+    /// from ``headers``.
+    public func expectedBodyLength(answering method: HTTPMethod) -> Int64? {
+        Self.hasBody(statusCode: statusCode, answering: method) ? expectedBodyLength : 0
+    }
+
+    /// The length `Content-Length` announces, when the body is sent as is (no `Content-Encoding`):
+    /// only then is it the size of the bytes a sink receives. It does not know the request: for the
+    /// size a sink will actually receive (none for a HEAD, 1xx, 204 or 304) use
+    /// ``expectedBodyLength(answering:)``.
     ///
     /// A repeated `Content-Length` or `Content-Encoding` gives `nil`, as their joined values would.
     public var expectedBodyLength: Int64? {

@@ -62,7 +62,9 @@ public protocol HTTPClient {
     var timeout: TimeInterval? { get }
     /// The largest response body kept in memory, in bytes after decompression; a larger one fails
     /// with ``HTTPClientError/responseTooLarge(limit:)`` as soon as it crosses the limit. Defaults to
-    /// 64 MiB; `nil` means no limit. Downloads go to a file and are not limited by it.
+    /// 64 MiB; `nil` means no limit. Downloads go to a file and are not limited by it. A HEAD, 1xx,
+    /// 204 or 304 response has no body, so its `Content-Length` (the size a GET would get) never
+    /// counts against the limit.
     var maxResponseSize: Int? { get }
     /// How redirects are followed: hop limit and extra headers to strip when the origin changes.
     /// Defaults to ``RedirectPolicy/init(maximumHops:sensitiveHeaders:)`` with 10 hops.

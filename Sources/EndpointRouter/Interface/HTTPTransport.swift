@@ -27,7 +27,8 @@
 /// - end with `.cancelled` when the calling task is cancelled (the suite's bound: 50 ms, best of
 ///   three tries), without blocking the calling thread, and close the connection of an abandoned
 ///   exchange;
-/// - report upload progress with ``RequestContext/reportUpload(sentBytes:totalBytes:)`` if it can;
+/// - report upload progress with ``RequestContext/reportUpload(sentBytes:totalBytes:)`` if it can,
+///   from any thread (the library runs the caller's closure elsewhere, never on that thread);
 /// - never block the thread it is called on: wait with `await`. The library starts a call's work on
 ///   the caller's thread (no thread hand-off per call) and keeps the deadline by resuming the
 ///   caller from a timer, which an `await` that ignores cancellation cannot stop but a thread held

@@ -101,6 +101,10 @@ public struct RequestContext: Sendable {
 
     /// For transports: reports that `sentBytes` of the request body have gone out, of `totalBytes`
     /// when known. The caller's upload progress closure sees it; reports that go backwards are dropped.
+    ///
+    /// Safe to call from a transport's I/O thread, as often as it likes: it only records the value
+    /// and returns at once; the closure runs later, on a Dispatch global queue, coalesced to the
+    /// newest value, so the caller's code never runs on (or blocks) the transport's thread.
     public func reportUpload(sentBytes: Int64, totalBytes: Int64?) {
         uploadProgress?.report(TransferProgress(completedBytes: sentBytes, expectedBytes: totalBytes))
     }

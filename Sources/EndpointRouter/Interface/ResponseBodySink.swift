@@ -26,8 +26,10 @@ import Foundation
 public protocol ResponseBodySink: Sendable {
     /// Takes the status line and headers, before any body byte.
     ///
-    /// - Throws: `.responseTooLarge` when `Content-Length` announces more than the limit;
-    ///   `.cancelled` when the call has already ended.
+    /// - Throws: `.responseTooLarge` when `Content-Length` announces more than the limit for a
+    ///   response that has a body (not a HEAD's, 1xx, 204 or 304: see
+    ///   ``HTTPResponseHead/expectedBodyLength(answering:)``); `.cancelled` when the call has
+    ///   already ended.
     func receive(_ head: HTTPResponseHead) throws(HTTPClientError)
 
     /// Takes the next piece of the body (decompressed, when the server used `Content-Encoding`).

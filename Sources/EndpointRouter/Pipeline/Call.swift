@@ -69,7 +69,7 @@ struct Call: Sendable {
             let follower = RedirectFollower(policy: policy)
             return try await ExchangeCounter.counting(request, context) { () throws(HTTPClientError) in
                 try await follower.follow(request) { hop throws(HTTPClientError) in
-                    let sink = try scope.makeSink()
+                    let sink = try scope.makeSink(answering: hop.method)
                     if case .stream(let stream) = sink {
                         return try await stream.exchange(
                             hop, on: transport, context: context, until: streamDeadline,
@@ -104,6 +104,9 @@ struct Call: Sendable {
         let scope = CallScope(.memory(limit: maxResponseSize))
         let received = await send(into: scope, uploadProgress: uploadProgress)
         scope.close()
+        // The closure is over before the call returns, the total delivered when the exchange
+        // completed (see `ProgressReporter`).
+        await uploadProgress?.finish(deliveringLast: (try? received.get()) != nil)
         if Task.isCancelled { return .failure(.cancelled) }
         return received.flatMap { response in
             ResponseDecoding.decode(

@@ -60,15 +60,16 @@ final class CallScope: StripeLocked, @unchecked Sendable {
         self.destination = destination
     }
 
-    /// A fresh sink for the next exchange.
+    /// A fresh sink for the next exchange, which sends a `method` request: a redirect hop may change
+    /// it, and a HEAD's response has no body whatever its `Content-Length` says.
     ///
     /// - Throws: `.cancelled` once the call has ended.
-    func makeSink() throws(HTTPClientError) -> Sink {
+    func makeSink(answering method: HTTPMethod) throws(HTTPClientError) -> Sink {
         let sink: Sink =
             switch destination {
-            case .memory(let limit): .memory(MemoryBodySink(limit: limit))
+            case .memory(let limit): .memory(MemoryBodySink(limit: limit, answering: method))
             case .file(let directory, let isAcceptable, let progress):
-                .file(FileBodySink(directory: directory, isAcceptable: isAcceptable, progress: progress))
+                .file(FileBodySink(directory: directory, isAcceptable: isAcceptable, progress: progress, answering: method))
             case .stream(let capacity): .stream(StreamBodySink(capacity: capacity))
             }
         guard withLock({ $0.sinkMade(sink) }) else { throw .cancelled }

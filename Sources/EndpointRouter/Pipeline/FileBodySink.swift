@@ -44,12 +44,20 @@ final class FileBodySink: ResponseBodySink {
     private let directory: URL
     private let isAcceptable: @Sendable (Int) -> Bool
     private let progress: ProgressReporter?
+    /// The method of the request whose response this sink takes: a HEAD's response has no body,
+    /// so progress must not announce the size its `Content-Length` describes.
+    private let method: HTTPMethod
     private let state = Locked(State())
 
-    init(directory: URL, isAcceptable: @escaping @Sendable (Int) -> Bool, progress: ProgressReporter?) {
+    /// A sink for the response to a `method` request (a GET's unless told: only HEAD differs).
+    init(
+        directory: URL, isAcceptable: @escaping @Sendable (Int) -> Bool, progress: ProgressReporter?,
+        answering method: HTTPMethod = .get
+    ) {
         self.directory = directory
         self.isAcceptable = isAcceptable
         self.progress = progress
+        self.method = method
     }
 
     func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
@@ -61,7 +69,7 @@ final class FileBodySink: ResponseBodySink {
                 return nil
             }
             state.mode = try openFile()
-            state.expected = head.expectedBodyLength
+            state.expected = head.expectedBodyLength(answering: method)
             return TransferProgress(completedBytes: 0, expectedBytes: state.expected)
         }
         if let report { progress?.report(report) }

@@ -25,6 +25,12 @@ extension HTTPClient {
     /// The folder of `destination` must exist. ``maxResponseSize`` does not apply. `timeout`,
     /// `headers` and `middlewares` change this call only, as for
     /// ``request(type:at:timeout:headers:middlewares:)``.
+    ///
+    /// - Parameter progress: called as the body arrives, on a Dispatch global queue, never on the
+    ///   transport's I/O thread nor in the Swift concurrency pool (a slow closure cannot hold up other calls). Never twice at once:
+    ///   values that come while it runs coalesce to the newest, and they never go backwards. It has
+    ///   returned for the last time when this call returns, nothing is delivered afterwards, and on
+    ///   success the last value it saw is the total. See <doc:DownloadsAndUploads>.
     nonisolated(nonsending)
         public func download(
             to destination: URL,
@@ -45,6 +51,10 @@ extension HTTPClient {
     /// ```swift
     /// let handle = FilesAPI.archive.download(to: file, queue: .main) { result in print(result) }
     /// ```
+    ///
+    /// `progress` runs as for the async form (on a Dispatch global queue, not on `queue`,
+    /// one value at a time, coalesced), and has returned for the last time before
+    /// `completionHandler` is called.
     @discardableResult
     public func download(
         to destination: URL,
@@ -73,6 +83,9 @@ extension Call {
         let directory = destination.deletingLastPathComponent()
         let scope = CallScope(.file(directory: directory, isAcceptable: { acceptable.contains($0) }, progress: progress))
         let received = await send(into: scope, uploadProgress: nil)
+        // The closure is over before the call returns, the total delivered when the body is whole
+        // (see `ProgressReporter`).
+        await progress?.finish(deliveringLast: (try? received.get()) != nil)
         defer { scope.close(keeping: destination) }
         if Task.isCancelled { return .failure(.cancelled) }
         switch received {

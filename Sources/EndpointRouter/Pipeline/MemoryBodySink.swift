@@ -22,18 +22,23 @@ final class MemoryBodySink: ResponseBodySink, StripeLocked, @unchecked Sendable 
 
     private let limit: Int?
     private let overflow: Overflow
+    /// The method of the request whose response this sink takes: a HEAD's response has no body,
+    /// so its `Content-Length` is not checked against the limit.
+    private let method: HTTPMethod
     // Safe (`@unchecked Sendable`): only touched under the object's stripe lock (`withLock`).
     var lockedState = State()
 
-    init(limit: Int?, overflow: Overflow = .fail) {
+    /// A sink for the response to a `method` request (a GET's unless told: only HEAD differs).
+    init(limit: Int?, overflow: Overflow = .fail, answering method: HTTPMethod = .get) {
         self.limit = limit.map { max(0, $0) }
         self.overflow = overflow
+        self.method = method
     }
 
     func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
         try withLock { state throws(HTTPClientError) in
             try Self.checkOpen(state)
-            guard let length = head.expectedBodyLength else { return }
+            guard let length = head.expectedBodyLength(answering: method) else { return }
             if let limit, length > Int64(limit), overflow == .fail {
                 state.failure = .responseTooLarge(limit: limit)
                 throw .responseTooLarge(limit: limit)

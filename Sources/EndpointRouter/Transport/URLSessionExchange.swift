@@ -38,10 +38,14 @@ final class URLSessionExchange: Sendable {
     /// The size of a file body, for progress: URLSession on Linux does not know it (see
     /// `URLSessionTransport.streamingTask`).
     private let uploadLength: Int64?
+    /// The request's method, so that a failure mid-body is judged against the body this response
+    /// can have (none for a HEAD, whatever its `Content-Length`).
+    private let method: HTTPMethod
 
-    init(sink: any ResponseBodySink, context: RequestContext, uploadLength: Int64? = nil) {
+    init(sink: any ResponseBodySink, context: RequestContext, method: HTTPMethod, uploadLength: Int64? = nil) {
         self.sink = sink
         self.context = context
+        self.method = method
         self.uploadLength = uploadLength
     }
 
@@ -122,7 +126,7 @@ final class URLSessionExchange: Sendable {
         deliver { state throws(HTTPClientError) in
             let challenged = state.challengedResponse
             if challenged == nil, let error {
-                let seen = URLSessionFailure(head: state.head, receivedBytes: state.receivedBytes)
+                let seen = URLSessionFailure(head: state.head, method: method, receivedBytes: state.receivedBytes)
                 outcome = .failure(seen.error(for: error))
             } else if challenged == nil, let head = state.head {
                 outcome = .success(head)

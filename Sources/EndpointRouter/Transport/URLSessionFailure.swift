@@ -26,6 +26,8 @@ import Foundation
 struct URLSessionFailure {
     /// The response head, if it arrived before the failure.
     var head: HTTPResponseHead?
+    /// The request's method: the body announced for a HEAD's response never comes.
+    var method: HTTPMethod = .get
     /// Body bytes delivered to the sink (after decompression).
     var receivedBytes: Int64 = 0
 
@@ -117,7 +119,7 @@ struct URLSessionFailure {
                     + "could not be decompressed after \(receivedBytes) bytes; the server sent a broken compressed body."
             )
         }
-        let announced = head?.expectedBodyLength
+        let announced = head?.expectedBodyLength(answering: method)
         let isShort = announced.map { receivedBytes < $0 } ?? false
         guard code == .networkConnectionLost || isShort || text.contains("transfer closed") else { return nil }
         let of = announced.map { " of the \($0) announced" } ?? ""

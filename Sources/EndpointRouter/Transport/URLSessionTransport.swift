@@ -247,7 +247,8 @@ public final class URLSessionTransport: HTTPTransport {
         if !configuration.usesURLCache { urlRequest.cachePolicy = .reloadIgnoringLocalCacheData }
         let upload: URL? = if case .file(let file) = request.body { file } else { nil }
         let uploadLength = upload.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber }
-        let exchange = URLSessionExchange(sink: sink, context: context, uploadLength: uploadLength?.int64Value)
+        let exchange = URLSessionExchange(
+            sink: sink, context: context, method: request.method, uploadLength: uploadLength?.int64Value)
         let prepared = urlRequest
         #if canImport(FoundationNetworking)
             let onFreshConnection = request.body != nil || !request.method.isIdempotent

@@ -1,0 +1,1 @@
+../../../../Tests/EndpointRouterTestingTests/BodilessResponseTests.swift
