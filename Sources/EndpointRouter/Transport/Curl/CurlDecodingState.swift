@@ -44,7 +44,7 @@ struct CurlDecodingState: Equatable {
 
     /// What a response's body needs.
     enum Plan: Equatable {
-        /// Nothing: no coding, only `identity`, decompression off, or no body (HEAD, 204, 304).
+        /// Nothing: no coding, only `identity`, decompression off, or no body (HEAD, 1xx, 204, 304).
         case none
         /// These decoders, in the order the body goes through them (the last coding applied first).
         case decode([Coding])
@@ -126,7 +126,7 @@ struct CurlDecodingState: Equatable {
     static func plan(
         method: HTTPMethod, status: Int, contentEncoding: [String], decompresses: Bool, available: Set<Coding>
     ) -> Plan {
-        guard decompresses, method != .head, status >= 200, status != 204, status != 304 else { return .none }
+        guard decompresses, HTTPResponseHead.hasBody(statusCode: status, answering: method) else { return .none }
         var codings: [Coding] = []
         for value in contentEncoding {
             for part in value.split(separator: ",") {
