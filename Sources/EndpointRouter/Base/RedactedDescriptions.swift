@@ -11,7 +11,7 @@ extension HTTPHeaders.Field: CustomStringConvertible, CustomReflectable {
     /// `Name: value`, with the value `<redacted>` when the name looks like a credential.
     ///
     /// ```swift
-    /// HTTPHeaders.Field(name: "X-Api-Key", value: "k").description   // "X-Api-Key: <redacted>"
+    /// let shown = HTTPHeaders.Field(name: "X-Api-Key", value: "k").description   // "X-Api-Key: <redacted>"
     /// ```
     public var description: String { "\(name): \(Redaction.standard.shownValue(of: self))" }
 

@@ -77,9 +77,9 @@ public struct Redaction: Sendable, Hashable {
     /// `monkey` and `keyboard` excepted), or is `sig` or `auth`.
     ///
     /// ```swift
-    /// Redaction().redactsHeader("X-Api-Key")   // true
-    /// Redaction().redactsHeader("Keep-Alive")  // false
-    /// Redaction(revealing: ["Idempotency-Key"]).redactsHeader("Idempotency-Key")  // false
+    /// let apiKey = Redaction().redactsHeader("X-Api-Key")     // true
+    /// let keepAlive = Redaction().redactsHeader("Keep-Alive")  // false
+    /// let revealed = Redaction(revealing: ["Idempotency-Key"]).redactsHeader("Idempotency-Key")  // false
     /// ```
     public func redactsHeader(_ name: String) -> Bool {
         CredentialName.isRedacted(name, listed: headerNames, revealed: revealedNames, isHeader: true)
@@ -89,8 +89,8 @@ public struct Redaction: Sendable, Hashable {
     /// like a credential (the rule of ``redactsHeader(_:)``) and is not revealed.
     ///
     /// ```swift
-    /// Redaction().redactsQueryKey("api_key")   // true
-    /// Redaction().redactsQueryKey("page")      // false
+    /// let apiKey = Redaction().redactsQueryKey("api_key")  // true
+    /// let page = Redaction().redactsQueryKey("page")       // false
     /// ```
     public func redactsQueryKey(_ name: String) -> Bool {
         CredentialName.isRedacted(name, listed: queryKeys, revealed: revealedNames, isHeader: false)
