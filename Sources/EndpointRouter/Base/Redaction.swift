@@ -107,6 +107,12 @@ public struct Redaction: Sendable, Hashable {
         redactsHeader(field.name) ? Self.placeholder : field.value
     }
 
+    /// An encoded query (the text after `?`) with the values of the items ``redactsQueryKey(_:)``
+    /// hides replaced by ``placeholder``; other items keep their exact text.
+    package func query(_ encodedQuery: String) -> String {
+        formEncoded(encodedQuery, redacting: redactsQueryKey)
+    }
+
     /// `url` as text for people, with any user name and password removed and the values of the
     /// redacted query items replaced by ``placeholder``; every other character as it was.
     ///
