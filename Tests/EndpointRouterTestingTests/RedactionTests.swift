@@ -65,6 +65,48 @@ struct RedactionTests {
         }
     }
 
+    /// Nothing listed: the library's rule alone keeps credential-looking headers and query values
+    /// off the disk, and replay still finds the file whatever their values are next time.
+    @Test func theDefaultsKeepCredentialLookingValuesOffTheDisk() async throws {
+        try await withTemporaryDirectory { directory in
+            let recorder = RecordingTransport(wrapping: Self.server(), directory: directory)
+            _ = try await recorder.exchange(Self.request())
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(files.count == 1)
+            let text = String(decoding: try Data(contentsOf: directory.appendingPathComponent(try #require(files.first))), as: UTF8.self)
+            for secret in Self.secrets {
+                #expect(!text.contains(secret), "the recording contains \(secret)")
+            }
+            #expect(text.contains("X-Api-Key: REDACTED"))
+            #expect(text.contains("X-Session: REDACTED"))
+            #expect(text.contains("api_key=REDACTED&Token=REDACTED&page=2"))
+            #expect(text.contains("X-Request-Id: 42"))
+            #expect(text.contains("Accept: application/json"))
+
+            let replayed = try await ReplayTransport(directory: directory).exchange(Self.request(key: "k2", token: "t2"))
+            #expect(replayed.statusCode == 200)
+        }
+    }
+
+    /// A name revealed when recording is written in clear, and replay keys on its value as it was.
+    @Test func aRevealedNameIsRecordedInClearAndReplayedByValue() async throws {
+        try await withTemporaryDirectory { directory in
+            let recorder = RecordingTransport(wrapping: Self.server(), directory: directory, revealing: ["Token", "X-Api-Key"])
+            _ = try await recorder.exchange(Self.request(token: "visible-token"))
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            let text = String(decoding: try Data(contentsOf: directory.appendingPathComponent(try #require(files.first))), as: UTF8.self)
+            #expect(text.contains("api_key=REDACTED&Token=visible-token&page=2"))
+            #expect(text.contains("X-Api-Key: s3cr3t-api-key"))
+            #expect(text.contains("Authorization: REDACTED"), "a credential header is never revealed")
+
+            let replay = ReplayTransport(directory: directory)
+            #expect(try await replay.exchange(Self.request(key: "another", token: "visible-token")).statusCode == 200)
+            #expect(
+                await transportError(replay, try Self.request(token: "other-token"))?.urlError?.code == .fileDoesNotExist,
+                "a revealed item has to match")
+        }
+    }
+
     @Test func replayMatchesWhateverTheRedactedValuesAre() async throws {
         try await withTemporaryDirectory { directory in
             let recorder = RecordingTransport(

@@ -24,7 +24,7 @@ struct UnmatchedRequestTests {
         #expect(text.contains("1. POST /todos: method is GET, the route wants POST"))
         #expect(text.contains("2. GET /todos/:id?x=2: query item 'x' is '1', the route wants '2'"))
         #expect(text.contains("3. GET /users/:id: path /todos/7 does not match /users/:id"))
-        #expect(text.contains("4. GET /todos/7 [header X-Api-Key: k1]: header 'X-Api-Key' is missing"))
+        #expect(text.contains("4. GET /todos/7 [header X-Api-Key: …]: header 'X-Api-Key' is missing"))
         #expect(text.contains(#"stub.on(.get, "/todos/7", respond: ...)"#))
     }
 
@@ -45,6 +45,20 @@ struct UnmatchedRequestTests {
         #expect(text.contains("header 'Authorization' has a different value"))
         #expect(!text.contains("expected-secret"))
         #expect(!text.contains("sent-secret"))
+    }
+
+    /// Nothing listed: a credential-looking header or query value the code under test sent stays
+    /// out of the message a failing test prints.
+    @Test func credentialLookingValuesStayOutOfTheMessage() async throws {
+        let stub = StubTransport().on(.get, "/me", headers: ["X-Api-Key": "expected-key"], respond: .status(200))
+        let request = try makeRequest(
+            .get, "https://api.example.com/me?access_token=sent-token&page=2", headers: ["X-Api-Key": "sent-key"])
+        let text = try #require(await transportError(stub, request)).localizedDescription
+        #expect(text.contains("GET /me?access_token=<redacted>&page=2"))
+        #expect(text.contains("header 'X-Api-Key' has a different value"))
+        for secret in ["expected-key", "sent-key", "sent-token"] {
+            #expect(!text.contains(secret), "\(text)")
+        }
     }
 
     @Test func throughTheClientTheFailureIsTypedAndTheRequestRecorded() async throws {

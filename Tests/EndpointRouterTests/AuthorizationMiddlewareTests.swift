@@ -246,7 +246,7 @@ struct AuthorizationMiddlewareTests {
         for (index, (credential, check)) in cases.enumerated() {
             let store = CredentialStore(credential: { credential }, refresh: { _ in .failed })
             let endpoint = OptionedEndpoint(
-                host: server.baseURL, endpoint: "items?api_key=stale&page=1",
+                host: server.baseURL, endpoint: "items\(query: "api_key=stale&page=1")",
                 middlewares: [AuthorizationMiddleware(store, host: server.baseURL)])
             #expect(await endpoint.request(type: String.self) == .success("ok"))
             let request = try #require(server.requests.last)

@@ -31,4 +31,18 @@ struct CURLCommandTests {
         #expect(!command.contains("--data-binary"))
         #expect(!command.contains("aaaa"))
     }
+
+    @Test func theDefaultRedactionHidesCredentialLookingNamesOnly() throws {
+        let request = HTTPRequest(
+            url: try #require(URL(string: "https://api.example.com/f?AWSAccessKeyId=AKIA-SECRET&Signature=sig-SECRET&Expires=9")),
+            headers: ["X-Api-Key": "k-SECRET", "Cookie": "c-SECRET", "Accept": "text/plain", "Keep-Alive": "timeout=5"])
+        let command = CURLCommand.of(request, redaction: Redaction())
+        #expect(!command.contains("SECRET"), "\(command)")
+        #expect(
+            command == "curl 'https://api.example.com/f?AWSAccessKeyId=<redacted>&Signature=<redacted>&Expires=9' "
+                + "-H 'X-Api-Key: <redacted>' -H 'Cookie: <redacted>' -H 'Accept: text/plain' -H 'Keep-Alive: timeout=5'")
+        let revealed = CURLCommand.of(request, redaction: Redaction(revealing: ["Signature", "Cookie"]))
+        #expect(revealed.contains("Signature=sig-SECRET"))
+        #expect(revealed.contains("'Cookie: <redacted>'"), "a credential header is never revealed")
+    }
 }

@@ -109,6 +109,46 @@ struct LoggingMiddlewareTests {
             ])
     }
 
+    /// Nothing listed: the defaults alone hide what looks like a credential, in the lines, the
+    /// metadata and the cURL command, and keep what does not.
+    @Test func theDefaultsRedactCredentialLookingHeadersAndQueryKeys() async throws {
+        let collector = Collector()
+        let logger = LoggingMiddleware(includesHeaders: true, includesBodies: true, curl: true, sink: collector.sink)
+        let request = HTTPRequest(
+            method: .post,
+            url: try #require(
+                URL(string: "https://api.example.com/v1/x?api_key=query-SECRET-5&X-Goog-Signature=json-SECRET-6&sig=nested-SECRET-7&page=2")
+            ),
+            headers: [
+                "X-Api-Key": "apikey-SECRET-4", "X-Auth-Token": "bearer-SECRET-1", "X-Monkey": "banana", "Keep-Alive": "timeout=5",
+                "Content-Type": "application/x-www-form-urlencoded",
+            ],
+            body: .data(Data("client_secret=form-SECRET-10&grant_type=client_credentials".utf8)))
+        _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in HTTPResponse(statusCode: 204) }
+        #expect(collector.expectNoSecrets() > 5)
+        let requestLine = try #require(collector.messages.first)
+        #expect(requestLine.contains("x?api_key=<redacted>&X-Goog-Signature=<redacted>&sig=<redacted>&page=2"))
+        #expect(requestLine.contains("X-Api-Key: <redacted>, X-Auth-Token: <redacted>, X-Monkey: banana, Keep-Alive: timeout=5"))
+        #expect(requestLine.contains("client_secret=<redacted>&grant_type=client_credentials"))
+        let command = try #require(collector.messages.first { $0.hasPrefix("curl ") })
+        #expect(command.contains("'X-Api-Key: <redacted>'"))
+        #expect(command.contains("'X-Monkey: banana'"))
+    }
+
+    @Test func aRevealedNameIsLoggedInClear() async throws {
+        let collector = Collector()
+        let logger = LoggingMiddleware(
+            redaction: Redaction(revealing: ["Idempotency-Key", "session"]), includesHeaders: true, curl: true, sink: collector.sink)
+        let request = HTTPRequest(
+            url: try #require(URL(string: "https://api.example.com/x?session=s-1&token=query-SECRET-5")),
+            headers: ["Idempotency-Key": "idem-1", "Authorization": "Bearer bearer-SECRET-1"])
+        _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in HTTPResponse(statusCode: 204) }
+        collector.expectNoSecrets()
+        #expect(collector.messages.first?.contains("Idempotency-Key: idem-1") == true)
+        #expect(collector.messages.first?.contains("?session=s-1&token=<redacted>") == true)
+        #expect(collector.messages.contains { $0.hasPrefix("curl ") && $0.contains("Authorization: <redacted>") })
+    }
+
     @Test func aBodyThatCannotBeRedactedIsNotWritten() async throws {
         let collector = Collector()
         let logger = LoggingMiddleware(redaction: Self.redaction, includesBodies: true, curl: true, sink: collector.sink)

@@ -3,9 +3,9 @@ import Testing
 
 @testable import EndpointRouter
 
-/// The URL builder joins parts and splits the endpoint without intermediate arrays, and searches
-/// ASCII endpoints byte by byte: the results must be those of the array- and Character-based code,
-/// kept here as the reference.
+/// The URL builder joins parts without intermediate arrays, and searches ASCII endpoints byte by
+/// byte: the results must be those of the array-based code, kept here as the reference, and of the
+/// scalar-based search that other endpoints take.
 @Suite("URL building without intermediate arrays")
 struct URLBuilderFastPathTests {
     static func referenceJoin(_ parts: [Substring]) -> String {
@@ -20,13 +20,6 @@ struct URLBuilderFastPathTests {
         guard !trimmedParts.isEmpty else { return nonEmpty.isEmpty ? "" : "/" }
         let trailing = nonEmpty.last?.hasSuffix("/") == true ? "/" : ""
         return "/" + trimmedParts.joined(separator: "/") + trailing
-    }
-
-    static func referenceSplit(_ endpoint: String) -> (path: Substring, query: Substring?) {
-        var text = Substring(endpoint)
-        if let hash = text.firstIndex(of: "#") { text = text[..<hash] }
-        guard let question = text.firstIndex(of: "?") else { return (text, nil) }
-        return (text[text.startIndex..<question], text[text.index(after: question)...])
     }
 
     static let pieces: [String] = [
@@ -52,22 +45,40 @@ struct URLBuilderFastPathTests {
     ]
 
     @Test(arguments: endpoints)
-    func splitEndpointMatchesTheCharacterSearch(_ endpoint: String) {
-        let split = URLBuilder.splitEndpoint(endpoint)
-        let reference = Self.referenceSplit(endpoint)
-        #expect(split.path == reference.path)
-        #expect(split.query == reference.query)
+    func aQuestionMarkOrHashIsRefusedAsBytesAndAsScalars(_ endpoint: String) throws {
+        let expected: Character? = endpoint.unicodeScalars.first { $0 == "?" || $0 == "#" }.map { Character($0) }
+        for text in [endpoint, endpoint + "\u{E9}"] {
+            if let expected {
+                #expect(throws: HTTPClientError.delimiterInEndpoint(expected)) { try EndpointQuery.split(text) }
+            } else {
+                let split = try EndpointQuery.split(text)
+                #expect(split.path == Substring(text) && split.query == nil)
+            }
+        }
+    }
+
+    @Test func theDeliberateQueryIsSplitOffByScalars() throws {
+        let cases: [(endpoint: String, path: String, query: String?)] = [
+            ("todos\(query: "a=1")", "todos", "a=1"), ("todos\(query: "")", "todos", ""),
+            ("é\(query: "q=ü?x")", "é", "q=ü?x"), ("a\(query: "\u{301}b")", "a", "\u{301}b"),
+            ("\u{0600}\(query: "b")", "\u{0600}", "b"), ("x\(query: "a=1")\(query: "b=2")", "x", "a=1?b=2"),
+        ]
+        for (endpoint, path, query) in cases {
+            let split = try EndpointQuery.split(endpoint)
+            #expect(split.path == Substring(path), "\(endpoint.debugDescription)")
+            #expect(split.query == query.map { Substring($0) }, "\(endpoint.debugDescription)")
+        }
     }
 
     @Test func queryOfTheEndpointAndParametersJoinAsBefore() throws {
         func url(_ endpoint: String, _ parameters: [String: Any]? = nil) throws -> String {
             try TestEndpoint(endpoint: endpoint, parameters: parameters).makeRequest().url.absoluteString
         }
-        #expect(try url("todos?", ["a": 1]) == "https://api.example.com/todos?a=1")
-        #expect(try url("todos?") == "https://api.example.com/todos")
-        #expect(try url("todos?b=2", ["a": 1]) == "https://api.example.com/todos?b=2&a=1")
-        #expect(try url("todos?b=%2", ["a": "x y"]) == "https://api.example.com/todos?b=%252&a=x%20y")
-        #expect(try url("?q=\(segment: "..")") == "https://api.example.com?q=..")
+        #expect(try url("todos\(query: "")", ["a": 1]) == "https://api.example.com/todos?a=1")
+        #expect(try url("todos\(query: "")") == "https://api.example.com/todos")
+        #expect(try url("todos\(query: "b=2")", ["a": 1]) == "https://api.example.com/todos?b=2&a=1")
+        #expect(try url("todos\(query: "b=%2")", ["a": "x y"]) == "https://api.example.com/todos?b=%252&a=x%20y")
+        #expect(try url("\(query: "q=\(segment: "..")")") == "https://api.example.com?q=..")
         #expect(try url("", ["a": 1]) == "https://api.example.com?a=1")
         #expect(try url("/") == "https://api.example.com/")
     }

@@ -47,7 +47,7 @@ struct CredentialLeakTests {
         for answer in [StubResponse.json(#"{"token":"x"}"#), .urlError(.cannotConnectToHost), .status(401)] {
             let stub = StubTransport.answering(answer)
             let probe = Probe(
-                endpoint: "todos?page=2",
+                endpoint: "todos\(query: "page=2")",
                 headers: ["Cookie": "sid=COOKIE-SECRET", "X-Session": "DECLARED-SECRET"],
                 redirectPolicy: RedirectPolicy(sensitiveHeaders: ["X-Session"]),
                 middlewares: [

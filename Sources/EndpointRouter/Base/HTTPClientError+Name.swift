@@ -8,6 +8,7 @@ extension HTTPClientError {
         switch self {
         case .badURL: "badURL"
         case .invalidPathSegment: "invalidPathSegment"
+        case .delimiterInEndpoint: "delimiterInEndpoint"
         case .invalidHeader: "invalidHeader"
         case .encodingFailed: "encodingFailed"
         case .transport(let error): "transport(\(error.code.rawValue))"

@@ -29,6 +29,16 @@ public enum HTTPClientError: Error, Sendable, Equatable {
     /// // → .invalidPathSegment(position: 2, reason: .dotSegment)
     /// ```
     case invalidPathSegment(position: Int, reason: PathSegmentProblem)
+    /// `endpoint` contains a `?` not written with `\(query:)`, or a `#`: most often a value
+    /// interpolated without `\(segment:)`, whose `?` would have turned the rest of the path into a
+    /// query and whose `#` would have cut it off unsent. The character is `"?"` or `"#"`; the value is
+    /// not shown, since it may be secret. Nothing was sent.
+    ///
+    /// ```swift
+    /// // endpoint "items/\(value)" with value "a+b&c=d/e?f#g" → .delimiterInEndpoint("?")
+    /// // fix: "items/\(segment: value)"; a deliberate query: "items\(query: "sort=asc")" or `parameters`
+    /// ```
+    case delimiterInEndpoint(Character)
     /// A header name or value is invalid (CR, LF, NUL, illegal name characters) or reserved; the text
     /// names the header. Nothing was sent.
     case invalidHeader(String)
@@ -92,6 +102,15 @@ extension HTTPClientError: LocalizedError {
         case .invalidPathSegment(let position, .dotSegment):
             return "Path segment \(position) is a value interpolated with `segment:` that a server normalising "
                 + "the path would read as '.' or '..' and move up the path with; check the value before building the request."
+        case .delimiterInEndpoint("#"):
+            return "The endpoint contains a '#', which would cut off the rest as a fragment that is never sent; a value "
+                + "interpolated without `\\(segment:)` is the usual cause. Interpolate values with `\\(segment: value)` "
+                + "and send query items with `parameters`."
+        case .delimiterInEndpoint(let character):
+            return "The endpoint contains a '\(character)' not written with `\\(query:)`: a value interpolated without "
+                + "`\\(segment:)` would turn the rest of the path into a query. Interpolate values with "
+                + "`\\(segment: value)`, send query items with `parameters`, or write a deliberate query as "
+                + "\"items\\(query: \"sort=asc\")\"."
         case .invalidHeader(let reason): return "Invalid header: \(reason)"
         case .encodingFailed(let reason): return "Encoding failed: \(reason)"
         case .transport(let error): return "Transport error (URLError \(error.code.rawValue)): \(error.localizedDescription)"

@@ -138,13 +138,6 @@ extension HTTPHeaders: ExpressibleByDictionaryLiteral {
     }
 }
 
-extension HTTPHeaders: CustomStringConvertible {
-    /// The fields as `Name: value` lines.
-    public var description: String {
-        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
-    }
-}
-
 extension String {
     /// Whether both have as many UTF-8 bytes and the same `lowercased()` form.
     ///

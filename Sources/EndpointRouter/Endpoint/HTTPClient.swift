@@ -42,7 +42,9 @@ public protocol HTTPClient {
     var host: String { get }
     /// A path between host and endpoint, such as an API version: `"/v2"`. Defaults to `""`.
     var path: String { get }
-    /// The endpoint's own path, optionally with a query: `"todos/\(segment: id)"`, `"todos?userId=1"`.
+    /// The endpoint's own path, optionally with a fixed query written with `\(query:)`:
+    /// `"todos/\(segment: id)"`, `"todos\(query: "userId=1")"`. Any other `?`, and any `#`, fails the
+    /// call with ``HTTPClientError/delimiterInEndpoint(_:)``.
     var endpoint: String { get }
     /// The method. Defaults to `.get`.
     var method: HTTPMethod { get }

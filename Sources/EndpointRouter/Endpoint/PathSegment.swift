@@ -86,7 +86,7 @@ public enum PathSegmentProblem: String, Sendable, Hashable, CaseIterable {
 ///
 /// The text is the value's percent-encoding between two Unicode noncharacters (U+FDD0, U+FDD1),
 /// which Unicode reserves for a program's internal use and which no encoded segment or sensible
-/// endpoint contains. In a path it fails the request; in a query (`"search?q=\(segment: q)"`), where
+/// endpoint contains. In a path it fails the request; in a query (`"search\(query: "q=\(segment: q)")"`), where
 /// dots and empty values are harmless, it stands for the encoded value. Everything here works on
 /// Unicode scalars: next to a combining or prepended character, a marker would not be a `Character`
 /// of its own.

@@ -9,7 +9,7 @@ import Foundation
 ///     var host: String { "https://api.example.com" }
 ///     var endpoint: String { if case .todo(let id) = self { "todos/\(segment: id)" } else { "" } }
 ///     var middlewares: [any HTTPMiddleware] {
-///         [LoggingMiddleware(redaction: Redaction(queryKeys: ["api_key"], bodyKeys: ["password"]))]
+///         [LoggingMiddleware(redaction: Redaction(queryKeys: ["code"], bodyKeys: ["password"]))]
 ///     }
 /// }
 /// // debug one call only, with a cURL command to replay it:
@@ -21,11 +21,14 @@ import Foundation
 /// info: ← TodoAPI.todo #1 GET https://api.example.com/todos/1?api_key=<redacted> 200 in 84.2 ms, 83 bytes
 /// ```
 ///
-/// The credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`), the
-/// header or query item an ``AuthorizationMiddleware`` closer to the caller put its credential in
-/// (an API key), the headers the endpoint declared in ``RedirectPolicy/sensitiveHeaders``, and the
-/// names configured in ``redaction`` are redacted in the lines, the metadata, the URL and the cURL
-/// command alike; a URL's user name and password are removed. Request bodies are written only when
+/// Safe by default: the credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`,
+/// `Set-Cookie`), every header and query item whose name looks like a credential (`X-Api-Key`,
+/// `api_key`, `access_token`, `X-Amz-Signature`, `sig`, …: the rule of ``Redaction/redactsHeader(_:)``),
+/// the header or query item an ``AuthorizationMiddleware`` closer to the caller put its credential
+/// in, the headers the endpoint declared in ``RedirectPolicy/sensitiveHeaders``, and the names
+/// configured in ``redaction`` are redacted in the lines, the metadata, the URL and the cURL
+/// command alike; a URL's user name and password are removed. A name the rule hides although it is
+/// not secret is shown with `Redaction(revealing: ["Idempotency-Key"])`. Request bodies are written only when
 /// ``includesBodies`` is on, only if they are JSON or a form (whose keys can be redacted), and cut to
 /// 200 bytes; response bodies are never written, only their size.
 ///
@@ -53,7 +56,8 @@ public struct LoggingMiddleware: HTTPMiddleware {
     /// Creates a logger.
     ///
     /// - Parameters:
-    ///   - redaction: header names, query keys and body keys to redact besides the credential headers.
+    ///   - redaction: header names, query keys and body keys to redact besides the credential-looking
+    ///     ones, and names of those to show (`revealing`).
     ///   - level: the level of request and response lines.
     ///   - failureLevel: the level of the line for a call that failed without a response.
     ///   - includesHeaders: whether the request line lists the headers.

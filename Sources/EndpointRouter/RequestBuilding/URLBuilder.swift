@@ -2,8 +2,9 @@ import Foundation
 
 /// Joins `host`, `path` and `endpoint` into a URL, with exactly one `/` between the non-empty parts.
 ///
-/// The endpoint may carry a query (`"todos?userId=1"`); it is kept and the encoded parameters are
-/// appended after it. A `#fragment` is dropped: it is never sent.
+/// The endpoint may carry a query written with `\(query:)` (`"todos\(query: "userId=1")"`); it is
+/// kept and the encoded parameters are appended after it. Any other `?`, and any `#`, is refused:
+/// it most likely came from a value interpolated without `\(segment:)`.
 struct URLBuilder {
     var host: String
     var path: String
@@ -12,10 +13,11 @@ struct URLBuilder {
     /// The URL with `extraQuery` (already encoded) appended to any query the endpoint had.
     ///
     /// - Throws: `.badURL` for a host that cannot address a server, `.invalidPathSegment` for a value
-    ///   interpolated with `\(segment:)` that cannot be sent as a segment.
+    ///   interpolated with `\(segment:)` that cannot be sent as a segment, `.delimiterInEndpoint` for
+    ///   a `?` or `#` in `endpoint` not written with `\(query:)`.
     func url(appendingQuery extraQuery: String) throws(HTTPClientError) -> URL {
         let (origin, basePath) = try ParsedHosts.split(host) { () throws(HTTPClientError) in try splitHost() }
-        let (endpointText, endpointQuery) = Self.splitEndpoint(endpoint)
+        let (endpointText, endpointQuery) = try EndpointQuery.split(endpoint)
         let joinedPath = Self.join(basePath, Substring(path), endpointText)
         try Self.checkRefusedSegments(in: joinedPath)
         let encodedPath = PercentEncoding.normalize(joinedPath, allowed: PercentEncoding.isPathAllowed)
@@ -39,25 +41,10 @@ struct URLBuilder {
             throw .badURL(
                 """
                 '\(RedactedURL.text(of: text))' is not a valid URL; check host '\(RedactedURL.text(of: host))', \
-                path '\(RedactedURL.text(of: path))' and endpoint '\(RedactedURL.text(of: endpoint))'
+                path '\(RedactedURL.text(of: path))' and endpoint '\(RedactedURL.text(of: EndpointQuery.unmarked(endpoint)))'
                 """)
         }
         return url
-    }
-
-    /// The endpoint's path and its query (after `?`, `nil` without one), any `#fragment` dropped.
-    static func splitEndpoint(_ endpoint: String) -> (path: Substring, query: Substring?) {
-        var text = Substring(endpoint)
-        // In ASCII text every `#` and `?` byte is a Character of its own (only CR LF pairs up), so the
-        // byte search finds what the Character search finds, without grapheme breaking.
-        if endpoint.utf8.allSatisfy({ $0 < 0x80 }) {
-            if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) { text = text[..<hash] }
-            guard let question = text.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (text, nil) }
-            return (text[..<question], text[text.utf8.index(after: question)...])
-        }
-        if let hash = text.firstIndex(of: "#") { text = text[..<hash] }
-        guard let question = text.firstIndex(of: "?") else { return (text, nil) }
-        return (text[..<question], text[text.index(after: question)...])
     }
 
     /// Fails on the first value `pathSegment(_:)` refused, naming its position in the URL path
@@ -96,7 +83,7 @@ struct URLBuilder {
                 """)
         }
         guard components.percentEncodedQuery == nil, components.percentEncodedFragment == nil else {
-            throw .badURL("host '\(shown)' has a query or fragment; put those in `endpoint` or `parameters`")
+            throw .badURL("host '\(shown)' has a query or fragment; put a query in `parameters` or in `endpoint` with `\\(query:)`")
         }
         if hostName.contains("%"), !hostName.hasPrefix("[") {
             hostName = try Self.decodedHostName(components.host, scheme: scheme, shown: shown)

@@ -16,13 +16,17 @@ struct RecordingRedaction: Sendable {
     let queryKeys: Set<String>
     /// Lowercased keys of JSON object members, at any depth.
     let jsonKeys: Set<String>
+    /// Lowercased header names and query keys shown although the library's rule finds them
+    /// credential-looking (`Redaction`'s `revealing`, written once there).
+    let revealedNames: Set<String>
 
     /// Names compare case-insensitively: redacting `api_key` also redacts `API_KEY`, because a
     /// secret written to disk under another casing is still a leak.
-    init(headers: Set<String> = [], queryKeys: Set<String> = [], jsonKeys: Set<String> = []) {
+    init(headers: Set<String> = [], queryKeys: Set<String> = [], jsonKeys: Set<String> = [], revealing: Set<String> = []) {
         extraHeaderNames = Set(headers.map { $0.lowercased() })
         self.queryKeys = Set(queryKeys.map { $0.lowercased() })
         self.jsonKeys = Set(jsonKeys.map { $0.lowercased() })
+        revealedNames = Set(revealing.map { $0.lowercased() })
     }
 
     /// This redaction with `headers` and `queryKeys` (any casing) redacted too: the headers and query
@@ -30,26 +34,33 @@ struct RecordingRedaction: Sendable {
     func adding(headers: Set<String>, queryKeys: Set<String>) -> RecordingRedaction {
         guard !headers.isEmpty || !queryKeys.isEmpty else { return self }
         return RecordingRedaction(
-            headers: extraHeaderNames.union(headers), queryKeys: self.queryKeys.union(queryKeys), jsonKeys: jsonKeys)
+            headers: extraHeaderNames.union(headers), queryKeys: self.queryKeys.union(queryKeys), jsonKeys: jsonKeys,
+            revealing: revealedNames)
     }
 
     /// The credential headers are always redacted, from the list the library also strips on a
-    /// redirect to another origin, so the two can never disagree about what a secret is.
+    /// redirect to another origin, and so is every name the library's rule finds credential-looking
+    /// unless revealed: logs and recordings can never disagree about what a secret is.
     func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
         HTTPHeaders(
             headers.fields.map { field in
-                SensitiveHeaders.contains(field.name, extra: extraHeaderNames)
+                CredentialName.isRedacted(field.name, listed: extraHeaderNames, revealed: revealedNames, isHeader: true)
                     ? HTTPHeaders.Field(name: field.name, value: Self.placeholder) : field
             })
     }
 
+    /// Whether the query item `name` is redacted: listed, or credential-looking and not revealed.
+    func redactsQueryKey(_ name: String) -> Bool {
+        CredentialName.isRedacted(name, listed: queryKeys, revealed: revealedNames, isHeader: false)
+    }
+
     /// The encoded query with the values of redacted items replaced; other items keep their exact text.
     func encodedQuery(_ query: String?) -> String? {
-        guard let query, !queryKeys.isEmpty else { return query }
+        guard let query else { return query }
         return query.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
             let rawName = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
             let name = RequestTarget.queryPairs(String(rawName)).first?.name ?? String(rawName)
-            return queryKeys.contains(name.lowercased()) ? "\(rawName)=\(Self.placeholder)" : String(item)
+            return redactsQueryKey(name) ? "\(rawName)=\(Self.placeholder)" : String(item)
         }.joined(separator: "&")
     }
 

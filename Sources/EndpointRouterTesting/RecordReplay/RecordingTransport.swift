@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// let recorder = RecordingTransport(wrapping: URLSessionTransport.shared, directory: recordings,
-///                                   redactingHeaders: ["X-Api-Key"], redactingQueryKeys: ["api_key"],
+///                                   redactingHeaders: ["X-Customer-Id"], redactingQueryKeys: ["code"],
 ///                                   redactingJSONKeys: ["password", "access_token", "refresh_token"])
 /// _ = try await withTransport(recorder) { try await TodoAPI.todo(id: 1).request(type: Todo.self).get() }
 /// // recordings/GET_todos_1_3fa9c2d1.http now holds the request and the response
@@ -22,8 +22,11 @@ import Foundation
 /// - the credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`, the
 ///   list the library also strips on a redirect to another origin), the header an
 ///   `AuthorizationMiddleware` put its credential in, the endpoint's `RedirectPolicy.sensitiveHeaders`
-///   and the headers in `redactingHeaders`, in request and response;
-/// - the query items in `redactingQueryKeys`;
+///   the headers in `redactingHeaders` and every header whose name looks like a credential
+///   (`X-Api-Key`, `X-Auth-Token`, …, by the rule `Redaction` describes), in request and response;
+/// - the query items in `redactingQueryKeys` and every credential-looking one (`api_key`,
+///   `access_token`, `X-Amz-Signature`, `sig`, …);
+/// - unless named in `revealing`, which shows a credential-looking name that is not secret;
 /// - in JSON request and response bodies, the members in `redactingJSONKeys`, at any depth and
 ///   inside arrays, whatever their value; the rest of the body is kept byte for byte, and a
 ///   response's `Content-Length` that gave the body's length is corrected to the redacted length
@@ -78,12 +81,17 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     ///   - transport: What actually sends the requests, such as `URLSessionTransport.shared`.
     ///   - directory: Where to write recordings.
     ///   - redactingHeaders: Headers to redact besides `Authorization`, `Proxy-Authorization`,
-    ///     `Cookie` and `Set-Cookie`.
-    ///   - redactingQueryKeys: Query items whose values are redacted, in the file and in the hash of
-    ///     the file name, so that replay finds the file whatever the secret's value.
+    ///     `Cookie`, `Set-Cookie` and every name that looks like a credential (`X-Api-Key`,
+    ///     `X-Auth-Token`, …: the library's rule, described under `Redaction`).
+    ///   - redactingQueryKeys: Query items whose values are redacted besides the credential-looking
+    ///     ones (`api_key`, `access_token`, `sig`, …), in the file and in the hash of the file name,
+    ///     so that replay finds the file whatever the secret's value.
     ///   - redactingJSONKeys: Members of JSON request and response bodies whose values are redacted,
     ///     such as `password` or `access_token`, at any depth; in the file and in the hash of the
     ///     file name, like query items.
+    ///   - revealing: Header names and query keys that look like credentials but are not secret,
+    ///     recorded in clear (e.g. `["Idempotency-Key"]`); the credential headers and the names
+    ///     listed above stay redacted.
     ///   - recordsChunkTiming: Whether to record, for each body piece, its size and the seconds since
     ///     the previous one (time the wrapped transport spent waiting for a slow consumer left out,
     ///     so the file keeps the server's pace, not the test's). Off by default: most tests want the
@@ -94,12 +102,14 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
         redactingHeaders: Set<String> = [],
         redactingQueryKeys: Set<String> = [],
         redactingJSONKeys: Set<String> = [],
+        revealing: Set<String> = [],
         recordsChunkTiming: Bool = false
     ) {
         wrapped = transport
         self.directory = directory
         self.recordsChunkTiming = recordsChunkTiming
-        redaction = RecordingRedaction(headers: redactingHeaders, queryKeys: redactingQueryKeys, jsonKeys: redactingJSONKeys)
+        redaction = RecordingRedaction(
+            headers: redactingHeaders, queryKeys: redactingQueryKeys, jsonKeys: redactingJSONKeys, revealing: revealing)
     }
 
     /// The name of the file that records `request`, such as `GET_todos_1_3fa9c2d1.http`.

@@ -147,15 +147,18 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
                 continue
             }
             let query = target.firstIndex(of: "?").map { String(target[target.index(after: $0)...]) }
-            let redactedQuery = RequestTarget.queryPairs(query).filter { $0.value == RecordingRedaction.placeholder }.map(\.name)
+            let pairs = RequestTarget.queryPairs(query)
+            let redactedQuery = pairs.filter { $0.value == RecordingRedaction.placeholder }.map(\.name)
+            // A credential-looking item the file shows in clear was revealed when recording (or
+            // recorded before the library hid such names by default): replay must not hide it either.
+            let revealedQuery = pairs.filter { $0.value != RecordingRedaction.placeholder }.map(\.name)
             let redactedJSON = RecordingFile.requestBody(contents).map(RecordingRedaction.redactedJSONKeys(in:)) ?? []
             // A header the recorder was told to redact is a credential replay cannot know otherwise.
             let redactedHeaders = RecordingFile.redactedRequestHeaders(contents)
                 .filter { !SensitiveHeaders.contains($0, extra: credentialHeaders) }
-            guard !redactedQuery.isEmpty || !redactedJSON.isEmpty || !redactedHeaders.isEmpty else { continue }
             let redaction = RecordingRedaction(
                 headers: credentialHeaders.union(redactedHeaders), queryKeys: credentialQueryItems.union(redactedQuery),
-                jsonKeys: redactedJSON)
+                jsonKeys: redactedJSON, revealing: Set(revealedQuery).subtracting(credentialQueryItems))
             if RecordingKey.fileName(for: request, redaction: redaction) == name {
                 return file
             }

@@ -57,7 +57,7 @@ struct Route: Sendable {
             guard let actual = request.headers[name] else { return .rejected("header '\(name)' is missing") }
             if actual != expected {
                 // Credentials stay out of test logs.
-                if SensitiveHeaders.contains(name) {
+                if Redaction.standard.redactsHeader(name) {
                     return .rejected("header '\(name)' has a different value than the route wants")
                 }
                 return .rejected("header '\(name)' is '\(actual)', the route wants '\(expected)'")
@@ -76,7 +76,7 @@ struct Route: Sendable {
             text += "?" + query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         }
         for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
-            let shown = SensitiveHeaders.contains(name) ? "…" : value
+            let shown = Redaction.standard.redactsHeader(name) ? "…" : value
             text += " [header \(name): \(shown)]"
         }
         if body != nil { text += " [body predicate]" }

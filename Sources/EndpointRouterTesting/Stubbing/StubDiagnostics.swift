@@ -14,7 +14,7 @@ enum StubDiagnostics {
     /// Add a route that matches, e.g. stub.on(.get, "/todos/7", respond: ...), or fix the request.
     /// ```
     static func unmatched(_ request: CapturedRequest, routes: [(summary: String, reason: String)]) -> HTTPClientError {
-        var lines = ["StubTransport has no route for \(request.summary) (\(request.url.absoluteString))."]
+        var lines = ["StubTransport has no route for \(request.summary) (\(Redaction.standard.url(request.url)))."]
         if routes.isEmpty {
             lines.append("The stub has no routes.")
         } else {
