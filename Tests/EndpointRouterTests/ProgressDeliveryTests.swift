@@ -116,7 +116,7 @@ struct ProgressDeliveryTests {
         }
 
         /// A GET on the same `CurlTransport` while the slow closure sleeps: it must be answered at
-        /// the loop's usual pace, far inside its 1 s timeout.
+        /// the loop's usual pace, inside its 1 s timeout (the bug held it 3.7 s).
         static func expectAnUnrelatedGETIsPrompt(on transport: CurlTransport, sourceLocation: SourceLocation = #_sourceLocation)
             async throws
         {
@@ -127,60 +127,7 @@ struct ProgressDeliveryTests {
             let result = await endpoint.request(type: Data.self)
             let took = start.duration(to: .now)
             #expect((try? result.get()) == Data(#"{"ok":true}"#.utf8), "\(result)", sourceLocation: sourceLocation)
-            #expect(took < .milliseconds(300), "the unrelated GET took \(took)", sourceLocation: sourceLocation)
-        }
-
-        @Test func aSlowDownloadProgressClosureDoesNotHoldUpAnotherCallOnTheLoop() async throws {
-            let total: Int64 = 1024 * 1024
-            let server = try TestServer(response: .stream(chunk: 16 * 1024, total: total, interval: 0.01, announceLength: true))
-            defer { server.stop() }
-            let transport = try CurlTransport()
-            defer { transport.shutdown() }
-            let loop = try await Self.loopThreads(of: transport)
-            try await Self.withFolder { folder in
-                let deliveries = Deliveries(sleeping: 0.5, forTheFirst: 8)
-                let endpoint = TestEndpoint(host: server.baseURL, endpoint: "big", timeout: 30, transport: transport)
-                let destination = folder.appendingPathComponent("big.bin")
-                let handler = deliveries.handler
-                let download = Task { await endpoint.download(to: destination, progress: handler) }
-                guard await eventually(within: 5, { !deliveries.values.isEmpty }) else {
-                    download.cancel()
-                    Issue.record("no progress was reported")
-                    return
-                }
-                try await Self.expectAnUnrelatedGETIsPrompt(on: transport)
-                let downloaded = await Self.finishing(within: 20) { await download.value }
-                #expect((try? downloaded?.get())?.value == destination, "\(String(describing: downloaded))")
-                #expect(deliveries.values.last == TransferProgress(completedBytes: total, expectedBytes: total))
-                #expect(deliveries.threads.isDisjoint(with: loop), "a delivery ran on the loop thread")
-                #expect(deliveries.ranInNoTask)
-            }
-        }
-
-        @Test func aSlowUploadProgressClosureDoesNotHoldUpAnotherCallOnTheLoop() async throws {
-            let total = 32 * 1024 * 1024
-            let server = try TestServer(bodyStorageLimit: 0, keepsRequests: false) { _ in .json(#"{"ok":true}"#) }
-            defer { server.stop() }
-            let transport = try CurlTransport()
-            defer { transport.shutdown() }
-            let loop = try await Self.loopThreads(of: transport)
-            let deliveries = Deliveries(sleeping: 0.5, forTheFirst: 8)
-            let endpoint = TestEndpoint(
-                host: server.baseURL, endpoint: "upload", method: .post,
-                body: .data(Data(count: total), contentType: "application/octet-stream"), timeout: 30, transport: transport)
-            let handler = deliveries.handler
-            let upload = Task { await endpoint.upload(type: Data.self, progress: handler) }
-            guard await eventually(within: 5, { !deliveries.values.isEmpty }) else {
-                upload.cancel()
-                Issue.record("no upload progress was reported")
-                return
-            }
-            try await Self.expectAnUnrelatedGETIsPrompt(on: transport)
-            let uploaded = await Self.finishing(within: 20) { await upload.value }
-            #expect((try? uploaded?.get()) != nil, "\(String(describing: uploaded))")
-            #expect(deliveries.values.last == TransferProgress(completedBytes: Int64(total), expectedBytes: Int64(total)))
-            #expect(deliveries.threads.isDisjoint(with: loop), "a delivery ran on the loop thread")
-            #expect(deliveries.ranInNoTask)
+            #expect(took < .seconds(1), "the unrelated GET took \(took)", sourceLocation: sourceLocation)
         }
     #endif
 
@@ -263,3 +210,66 @@ struct ProgressDeliveryTests {
         }
     }
 }
+
+#if os(Linux)
+    extension Serialized {
+        /// A slow progress closure beside an unrelated call on the same `CurlTransport`: the call's
+        /// duration is a figure, so these run alone (a loaded 2-core machine moved it past 0.3 s
+        /// beside the parallel suite). The bug they catch blocked the loop for 0.5 s per report.
+        @Suite("Progress delivery off the loop thread")
+        struct ProgressOffTheLoopTests {
+            @Test func aSlowDownloadProgressClosureDoesNotHoldUpAnotherCallOnTheLoop() async throws {
+                let total: Int64 = 1024 * 1024
+                let server = try TestServer(response: .stream(chunk: 16 * 1024, total: total, interval: 0.01, announceLength: true))
+                defer { server.stop() }
+                let transport = try CurlTransport()
+                defer { transport.shutdown() }
+                let loop = try await ProgressDeliveryTests.loopThreads(of: transport)
+                try await ProgressDeliveryTests.withFolder { folder in
+                    let deliveries = ProgressDeliveryTests.Deliveries(sleeping: 0.5, forTheFirst: 8)
+                    let endpoint = TestEndpoint(host: server.baseURL, endpoint: "big", timeout: 30, transport: transport)
+                    let destination = folder.appendingPathComponent("big.bin")
+                    let handler = deliveries.handler
+                    let download = Task { await endpoint.download(to: destination, progress: handler) }
+                    guard await eventually(within: 5, { !deliveries.values.isEmpty }) else {
+                        download.cancel()
+                        Issue.record("no progress was reported")
+                        return
+                    }
+                    try await ProgressDeliveryTests.expectAnUnrelatedGETIsPrompt(on: transport)
+                    let downloaded = await ProgressDeliveryTests.finishing(within: 20) { await download.value }
+                    #expect((try? downloaded?.get())?.value == destination, "\(String(describing: downloaded))")
+                    #expect(deliveries.values.last == TransferProgress(completedBytes: total, expectedBytes: total))
+                    #expect(deliveries.threads.isDisjoint(with: loop), "a delivery ran on the loop thread")
+                    #expect(deliveries.ranInNoTask)
+                }
+            }
+
+            @Test func aSlowUploadProgressClosureDoesNotHoldUpAnotherCallOnTheLoop() async throws {
+                let total = 32 * 1024 * 1024
+                let server = try TestServer(bodyStorageLimit: 0, keepsRequests: false) { _ in .json(#"{"ok":true}"#) }
+                defer { server.stop() }
+                let transport = try CurlTransport()
+                defer { transport.shutdown() }
+                let loop = try await ProgressDeliveryTests.loopThreads(of: transport)
+                let deliveries = ProgressDeliveryTests.Deliveries(sleeping: 0.5, forTheFirst: 8)
+                let endpoint = TestEndpoint(
+                    host: server.baseURL, endpoint: "upload", method: .post,
+                    body: .data(Data(count: total), contentType: "application/octet-stream"), timeout: 30, transport: transport)
+                let handler = deliveries.handler
+                let upload = Task { await endpoint.upload(type: Data.self, progress: handler) }
+                guard await eventually(within: 5, { !deliveries.values.isEmpty }) else {
+                    upload.cancel()
+                    Issue.record("no upload progress was reported")
+                    return
+                }
+                try await ProgressDeliveryTests.expectAnUnrelatedGETIsPrompt(on: transport)
+                let uploaded = await ProgressDeliveryTests.finishing(within: 20) { await upload.value }
+                #expect((try? uploaded?.get()) != nil, "\(String(describing: uploaded))")
+                #expect(deliveries.values.last == TransferProgress(completedBytes: Int64(total), expectedBytes: Int64(total)))
+                #expect(deliveries.threads.isDisjoint(with: loop), "a delivery ran on the loop thread")
+                #expect(deliveries.ranInNoTask)
+            }
+        }
+    }
+#endif
