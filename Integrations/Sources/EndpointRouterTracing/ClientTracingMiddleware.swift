@@ -36,7 +36,11 @@ import Tracing
 /// never holds a case's associated values). Nothing is taken from headers or bodies. A failure is
 /// recorded as a ``TracedError``, which carries the error's case name and its message (written
 /// without secrets) but not the request or response inside some errors, and the span's status is
-/// set to error, as for a 4xx or 5xx answer.
+/// set to error, as for a 4xx or 5xx answer. A call cut by its deadline records `timedOut`, as its
+/// caller got. A call its caller ended — a cancelled task, a stream loop left early — is not a
+/// failure: its span ends with no `error.type`, no recorded error and its status unset (see the
+/// conventions' "Recording errors": the status "MUST be left unset if the instrumented operation has
+/// ended without any errors").
 ///
 /// A streaming call's (`events()`, `lines()`, …) span ends when the stream ends, with the error
 /// that ended it, if any.
@@ -88,19 +92,23 @@ public struct ClientTracingMiddleware: HTTPMiddleware {
                 span.end()
                 return response
             }
+            let deadline = context.deadline
             context.onStreamEnd { summary in
-                if let error = summary.error { Self.fail(span, with: error) }
+                if let error = summary.error { Self.fail(span, with: error, deadline: deadline) }
                 span.end()
             }
             return response
         case .failure(let error):
-            Self.fail(span, with: error)
+            Self.fail(span, with: error, deadline: context.deadline)
             span.end()
             throw error
         }
     }
 
-    private static func fail(_ span: any Span, with error: HTTPClientError) {
+    /// Records `error` on `span` as the caller saw it: `.timedOut` for a cut by the deadline, and
+    /// nothing for the caller's own cancellation (see `ClientAttributes.reported`).
+    private static func fail(_ span: any Span, with error: HTTPClientError, deadline: ContinuousClock.Instant) {
+        guard let error = ClientAttributes.reported(error, deadline: deadline) else { return }
         if let errorType = ClientAttributes.errorType(statusCode: nil, error: error) {
             span.attributes["error.type"] = SpanAttribute.string(errorType)
         }

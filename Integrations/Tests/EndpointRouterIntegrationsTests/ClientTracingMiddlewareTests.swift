@@ -101,4 +101,51 @@ struct TracingMiddlewareTests {
         #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
         #expect(tracer.activeSpans.isEmpty)
     }
+
+    @Test("A call cut by its deadline records error.type timedOut, what the caller got")
+    func deadlineCut() async throws {
+        let tracer = W3CTracer()
+        let stub = StubTransport.answering(.json("{}").delayed(by: 10))
+        let probe = Probe(middlewares: [ClientTracingMiddleware(tracer: tracer)], transport: stub, timeout: 0.1)
+        let result = await probe.request(type: [String: Int].self)
+        #expect(result.failure == .timedOut)
+
+        #expect(await eventually { !tracer.finishedSpans.isEmpty }, "the span ends once the work below has stopped")
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(span.attributes["error.type"]?.toSpanAttribute() == .string("timedOut"))
+        #expect(span.status?.code == .error)
+        #expect((span.errors.first?.error as? TracedError)?.caseName == "timedOut")
+    }
+
+    @Test("The caller cancelling its task is not an error: no error.type, status unset, nothing recorded")
+    func callerCancelsTask() async throws {
+        let tracer = W3CTracer()
+        let stub = StubTransport.answering(.json("{}").delayed(by: 10))
+        let probe = Probe(middlewares: [ClientTracingMiddleware(tracer: tracer)], transport: stub)
+        let call = Task { await probe.request(type: [String: Int].self) }
+        #expect(await eventually { tracer.activeSpans.count == 1 })
+        call.cancel()
+        #expect(await call.value.failure == .cancelled)
+
+        #expect(await eventually { !tracer.finishedSpans.isEmpty })
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(span.attributes["error.type"] == nil)
+        #expect(span.status == nil)
+        #expect(span.errors.isEmpty)
+    }
+
+    @Test("A stream loop left early is the caller's choice, not an error: the span ends without error.type")
+    func streamLeftEarly() async throws {
+        let tracer = W3CTracer()
+        let stub = StubTransport.answering(.stream([.chunk("one\n"), .pause(10), .chunk("two\n")]))
+        let probe = Probe(middlewares: [ClientTracingMiddleware(tracer: tracer)], transport: stub)
+        for try await _ in probe.lines() { break }
+
+        #expect(await eventually { !tracer.finishedSpans.isEmpty })
+        let span = try #require(tracer.finishedSpans.first)
+        #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
+        #expect(span.attributes["error.type"] == nil)
+        #expect(span.status == nil)
+        #expect(span.errors.isEmpty)
+    }
 }
