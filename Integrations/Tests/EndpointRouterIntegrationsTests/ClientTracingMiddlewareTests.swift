@@ -148,4 +148,51 @@ struct TracingMiddlewareTests {
         #expect(span.status == nil)
         #expect(span.errors.isEmpty)
     }
+
+    @Test("Each redirect hop is a request sent: a span of its own, with its own traceparent and resend count")
+    func redirectHops() async throws {
+        let tracer = W3CTracer()
+        let stub = StubTransport.answering(.status(302, headers: ["Location": "/next?page=2"]), .json("{}"))
+        let probe = Probe(middlewares: [ClientTracingMiddleware(tracer: tracer)], transport: stub)
+        let server = tracer.startSpan("GET /orders", context: .topLevel, ofKind: .server)
+        _ = try await InstrumentationContext.withValue(server.context) {
+            await probe.request(type: [String: Int].self)
+        }.get()
+        server.end()
+
+        let hops = tracer.finishedSpans.filter { $0.kind == .client }
+        try #require(hops.count == 2, "one span per request sent")
+        #expect(hops.allSatisfy { $0.parentSpanID == server.spanID && $0.traceID == server.traceID })
+        let sent = stub.capturedRequests.map { $0.headers.values(for: "traceparent") }
+        #expect(sent == hops.map { [W3CTracer.traceparent(traceID: $0.traceID, spanID: $0.spanID)] })
+
+        #expect(hops[0].attributes["http.response.status_code"]?.toSpanAttribute() == .int64(302))
+        #expect(hops[0].attributes["url.full"]?.toSpanAttribute() == .string("https://api.example.com:8443/todos"))
+        #expect(hops[0].attributes["http.request.resend_count"] == nil)
+        #expect(hops[0].status == nil, "a 3xx is not an error")
+        #expect(hops[1].attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
+        #expect(hops[1].attributes["url.full"]?.toSpanAttribute() == .string("https://api.example.com:8443/next?page=<redacted>"))
+        #expect(hops[1].attributes["http.request.resend_count"]?.toSpanAttribute() == .int64(1))
+        #expect(hops[1].attributes["endpointrouter.endpoint"]?.toSpanAttribute() == .string("ProbeAPI.todos"))
+        #expect(hops[1].status == nil)
+    }
+
+    @Test("Listed twice, the outer span covers the call and the hops of a redirect are its children")
+    func redirectHopsUnderCallSpan() async throws {
+        let tracer = W3CTracer()
+        let stub = StubTransport.answering(.status(301, headers: ["Location": "/next"]), .json("{}"))
+        let probe = Probe(
+            middlewares: [ClientTracingMiddleware(tracer: tracer), ClientTracingMiddleware(tracer: tracer)], transport: stub)
+        _ = try await probe.request(type: [String: Int].self).get()
+
+        let spans = tracer.finishedSpans
+        try #require(spans.count == 3)
+        let call = try #require(spans.first { $0.parentSpanID == nil })
+        let hops = spans.filter { $0.parentSpanID == call.spanID }
+        try #require(hops.count == 2)
+        #expect(hops.map { $0.attributes["http.response.status_code"]?.toSpanAttribute() } == [.int64(301), .int64(200)])
+        #expect(call.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
+        let sent = stub.capturedRequests.map { $0.headers.values(for: "traceparent") }
+        #expect(sent == hops.map { [W3CTracer.traceparent(traceID: $0.traceID, spanID: $0.spanID)] })
+    }
 }
