@@ -91,7 +91,7 @@ struct ClientMetricsMiddlewareTests {
 
         let cancelled = Probe(middlewares: [ClientMetricsMiddleware(factory: metrics)], transport: stub)
         let call = Task { await cancelled.request(type: [String: Int].self) }
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually { stub.capturedRequests.count == 2 }, "cancelled while its request is out, not before it starts")
         call.cancel()
         #expect(await call.value.failure == .cancelled)
         #expect(await eventually { durations().count == 2 })
