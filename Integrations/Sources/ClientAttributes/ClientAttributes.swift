@@ -44,6 +44,23 @@ package struct ClientAttributes: Sendable, Equatable {
         return nil
     }
 
+    /// The error to record for a call that ended with `error`, given the call's `deadline`: what the
+    /// caller got, and `nil` when the caller itself ended the call.
+    ///
+    /// The work below a middleware sees `.cancelled` both when the deadline cut it and when the
+    /// caller cancelled its task or left a stream's loop early; only the clock tells them apart. At
+    /// or past the deadline the caller got ``HTTPClientError/timedOut``, so that is recorded. Before
+    /// it, the cancellation was the caller's own, and the conventions' "Recording errors" says an
+    /// operation failed when it threw or returned an error, and that span status "MUST be left
+    /// unset if the instrumented operation has ended without any errors": the exchange did not
+    /// fail, the caller stopped wanting its answer, which is no server or transport error, so no
+    /// `error.type` is set and the span status stays unset. The metrics follow the spans, so that a
+    /// dashboard's error rate does not count callers that moved on.
+    package static func reported(_ error: HTTPClientError?, deadline: ContinuousClock.Instant) -> HTTPClientError? {
+        guard error == .cancelled else { return error }
+        return ContinuousClock.now >= deadline ? .timedOut : nil
+    }
+
     /// The attributes as metrics dimensions or span attribute pairs, in a fixed order; `statusCode`
     /// and `errorType` are added when present.
     package func pairs(statusCode: Int?, errorType: String?) -> [(String, String)] {

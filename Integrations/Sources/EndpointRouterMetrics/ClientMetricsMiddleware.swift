@@ -11,7 +11,9 @@ import EndpointRouter
 ///
 /// each with the dimensions `http.request.method`, `server.address`, `server.port`, `url.scheme`,
 /// and `http.response.status_code` when an answer came, `error.type` when the call failed or the
-/// status is 4xx or 5xx (the status as text, or the error's ``HTTPClientError/caseName``).
+/// status is 4xx or 5xx (the status as text, or the error's ``HTTPClientError/caseName``). A call
+/// cut by its deadline has `timedOut`, as its caller got; a call its caller cancelled (a cancelled
+/// task, a stream loop left early) is measured without `error.type`: it did not fail.
 ///
 /// ```swift
 /// import EndpointRouter
@@ -59,14 +61,18 @@ public struct ClientMetricsMiddleware: HTTPMiddleware {
         let factory = factory ?? MetricsSystem.factory
         // MetricsMiddleware already knows when a call (or its stream) has ended and what went out
         // and came in; this middleware only names and files its report.
+        let deadline = context.deadline
         let measuring = MetricsMiddleware { metrics in
-            Self.record(metrics, attributes: attributes, into: factory)
+            Self.record(metrics, attributes: attributes, deadline: deadline, into: factory)
         }
         return try await measuring.intercept(request, context: context, next: next)
     }
 
-    private static func record(_ metrics: CallMetrics, attributes: ClientAttributes, into factory: any MetricsFactory) {
-        let errorType = ClientAttributes.errorType(statusCode: metrics.statusCode, error: metrics.error)
+    private static func record(
+        _ metrics: CallMetrics, attributes: ClientAttributes, deadline: ContinuousClock.Instant, into factory: any MetricsFactory
+    ) {
+        let error = ClientAttributes.reported(metrics.error, deadline: deadline)
+        let errorType = ClientAttributes.errorType(statusCode: metrics.statusCode, error: error)
         let dimensions = attributes.pairs(statusCode: metrics.statusCode, errorType: errorType)
         let (seconds, attoseconds) = metrics.duration.components
         Recorder(label: durationLabel, dimensions: dimensions, aggregate: true, factory: factory)

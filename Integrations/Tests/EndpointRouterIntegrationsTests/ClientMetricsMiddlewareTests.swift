@@ -78,4 +78,24 @@ struct ClientMetricsMiddlewareTests {
         #expect(duration >= 0.1, "the whole stream: \(duration)")
         #expect(metrics.recorders(label: "http.client.response.body.size").first?.lastValue == 8)
     }
+
+    @Test("A call cut by its deadline records error.type timedOut; one its caller cancelled records no error.type")
+    func deadlineAndCancellation() async throws {
+        let metrics = TestMetrics()
+        let stub = StubTransport.answering(.json("{}").delayed(by: 10))
+        let cut = Probe(middlewares: [ClientMetricsMiddleware(factory: metrics)], transport: stub, timeout: 0.1)
+        #expect(await cut.request(type: [String: Int].self).failure == .timedOut)
+        let durations = { metrics.recorders(label: "http.client.request.duration").map(Self.dimensions) }
+        #expect(await eventually { durations().count == 1 })
+        #expect(durations().first?["error.type"] == "timedOut")
+
+        let cancelled = Probe(middlewares: [ClientMetricsMiddleware(factory: metrics)], transport: stub)
+        let call = Task { await cancelled.request(type: [String: Int].self) }
+        #expect(await eventually { stub.capturedRequests.count == 2 }, "cancelled while its request is out, not before it starts")
+        call.cancel()
+        #expect(await call.value.failure == .cancelled)
+        #expect(await eventually { durations().count == 2 })
+        #expect(durations().allSatisfy { $0["error.type"] != "cancelled" })
+        #expect(durations().filter { $0["error.type"] == nil }.count == 1, "the cancelled call, without error.type")
+    }
 }

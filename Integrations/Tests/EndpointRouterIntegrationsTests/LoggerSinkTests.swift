@@ -41,6 +41,22 @@ struct LoggerSinkTests {
         #expect(failure.metadata["error"] == "transport(-1004)")
     }
 
+    @Test("A stream the consumer left early is logged at the call's level as ended by the caller, not as a failure")
+    func streamLeftEarly() async throws {
+        let handler = InMemoryLogHandler()
+        let logger = Logger(label: "api", factory: { _ in handler })
+        let stub = StubTransport.answering(.stream([.chunk("one\n"), .pause(10), .chunk("two\n")]))
+        let probe = Probe(middlewares: [LoggingMiddleware(sink: .logger(logger))], transport: stub)
+        for try await _ in probe.lines() { break }
+
+        #expect(await eventually { handler.entries.count == 3 })
+        let end = try #require(handler.entries.last)
+        #expect(end.level == .info)
+        let line = "⇠ ProbeAPI.todos #1 GET https://api.example.com:8443/todos stream ended by the caller after "
+        #expect(end.message.description.hasPrefix(line))
+        #expect(end.metadata["error"] == nil)
+    }
+
     @Test("Every level maps onto the swift-log level of the same name, and the logger's level filters")
     func levels() {
         var handler = InMemoryLogHandler()

@@ -14,7 +14,7 @@ struct Probe: HTTPClient {
     var middlewares: [any HTTPMiddleware] = []
     var transport: any HTTPTransport
     var endpointName: String { "ProbeAPI.todos" }
-    var timeout: TimeInterval? { 10 }
+    var timeout: TimeInterval? = 10
 }
 
 /// Answers the stub's requests in turn from a script, repeating its last answer.
@@ -72,4 +72,16 @@ struct W3CTracer: Tracer {
 /// `digits` random lower-case hexadecimal digits: a W3C trace (32) or span (16) ID.
 private func randomHex(digits: Int) -> String {
     String((0..<digits).map { _ in "0123456789abcdef".randomElement() ?? "0" })
+}
+
+/// Whether `condition` holds within `seconds`, checked every 10 ms: for what happens after the caller
+/// got its result (a span or a metric of a call cut by its deadline or cancelled ends when the work
+/// below the middleware has stopped).
+func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let end = ContinuousClock.now + .seconds(seconds)
+    while !condition() {
+        if ContinuousClock.now >= end { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
 }

@@ -3,7 +3,8 @@
 ///
 /// Middlewares run in the order an endpoint lists them: the first sees the request first and the
 /// response last. After the last one come the request checks, the redirect follower and the
-/// transport. The call's deadline is above them all: a middleware that waits or retries past it is
+/// transport; a middleware that must see each request sent, redirect hops included, sets
+/// ``RequestContext/exchangeMiddleware``. The call's deadline is above them all: a middleware that waits or retries past it is
 /// cut off with `.timedOut`.
 ///
 /// Wait with `await`, never by blocking the thread (a lock held across I/O, a semaphore, a

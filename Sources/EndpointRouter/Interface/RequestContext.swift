@@ -51,6 +51,26 @@ public struct RequestContext: Sendable {
     /// made outside the pipeline, whose caller checked nothing.
     var checkedHeaders: HTTPHeaders?
 
+    /// A middleware run around each request the pipeline hands to the transport: the request of
+    /// each attempt and each redirect hop the library follows, after the request checks; `nil` (the
+    /// default) for none. Its `next` performs that one exchange, and the request it passes on is the
+    /// one sent.
+    ///
+    /// Middlewares see one request per attempt, and redirects happen below them all, so a middleware
+    /// that must see every request actually sent sets this on the context it passes to `next`. The
+    /// last one set wins: a middleware closer to the transport replaces what one closer to the
+    /// caller set. EndpointRouterTracing's `ClientTracingMiddleware` uses it to give each request
+    /// sent its own span and `traceparent`. Headers it changes are checked again before they are sent.
+    ///
+    /// <!-- snippet: prelude=doc,doc-intercept -->
+    /// ```swift
+    /// var context = context
+    /// // A line for each request actually sent, redirect hops included.
+    /// context.exchangeMiddleware = LoggingMiddleware(level: .debug)
+    /// return try await next(request, context)
+    /// ```
+    public var exchangeMiddleware: (any HTTPMiddleware)?
+
     /// Whether this call streams its body to the caller (`events()`, `lines()`, `jsonLines(of:)`,
     /// `bytes()`): the response a middleware gets back from `next` then carries the head with an
     /// empty body, and the body flows to the caller after every middleware has returned.

@@ -115,7 +115,10 @@ public struct LoggingMiddleware: HTTPMiddleware {
                 metadata["elements"] = String(summary.elements)
                 metadata["duration_ms"] = Self.milliseconds(summary.duration)
                 let counts = "\(summary.bytes) bytes, \(summary.elements) elements in \(Self.milliseconds(summary.duration)) ms"
-                if let error = summary.error {
+                // `.cancelled` before the deadline is the consumer leaving its loop: its choice, not a failure.
+                if summary.error == .cancelled, ContinuousClock.now < context.deadline {
+                    sink.write(level, "⇠ \(label) stream ended by the caller after \(counts)", metadata)
+                } else if let error = summary.error {
                     metadata["error"] = error.caseName
                     sink.write(failureLevel, "⇠ \(label) stream ended: \(error.caseName) after \(counts)", metadata)
                 } else {

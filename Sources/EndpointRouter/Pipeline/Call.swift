@@ -69,14 +69,18 @@ struct Call: Sendable {
             let follower = RedirectFollower(policy: policy)
             return try await ExchangeCounter.counting(request, context) { () throws(HTTPClientError) in
                 try await follower.follow(request) { hop throws(HTTPClientError) in
-                    let sink = try scope.makeSink(answering: hop.method)
-                    if case .stream(let stream) = sink {
-                        return try await stream.exchange(
-                            hop, on: transport, context: context, until: streamDeadline,
-                            acceptable: acceptableStatusCodes, scope: scope)
+                    let exchange: HTTPMiddleware.Next = { hop, context throws(HTTPClientError) in
+                        let sink = try scope.makeSink(answering: hop.method)
+                        if case .stream(let stream) = sink {
+                            return try await stream.exchange(
+                                hop, on: transport, context: context, until: streamDeadline,
+                                acceptable: acceptableStatusCodes, scope: scope)
+                        }
+                        let head = try await transport.send(hop, context: context, sink: sink.sink)
+                        return try sink.finish(head)
                     }
-                    let head = try await transport.send(hop, context: context, sink: sink.sink)
-                    return try sink.finish(head)
+                    guard let perExchange = context.exchangeMiddleware else { return try await exchange(hop, context) }
+                    return try await perExchange.intercept(hop, context: context, next: exchange)
                 }
             }
         }
