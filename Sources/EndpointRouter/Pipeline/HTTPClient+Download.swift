@@ -26,11 +26,12 @@ extension HTTPClient {
     /// `headers` and `middlewares` change this call only, as for
     /// ``request(type:at:timeout:headers:middlewares:)``.
     ///
-    /// - Parameter progress: called as the body arrives, on a Dispatch global queue, never on the
-    ///   transport's I/O thread nor in the Swift concurrency pool (a slow closure cannot hold up other calls). Never twice at once:
-    ///   values that come while it runs coalesce to the newest, and they never go backwards. It has
-    ///   returned for the last time when this call returns, nothing is delivered afterwards, and on
-    ///   success the last value it saw is the total. See <doc:DownloadsAndUploads>.
+    /// `progress` is called as the body arrives, on a Dispatch global queue, never on the
+    /// transport's I/O thread nor in the Swift concurrency pool (a slow closure cannot hold up
+    /// other calls). Never twice at once: values that come while it runs coalesce to the newest,
+    /// and they never go backwards. It has returned for the last time when this call returns,
+    /// nothing is delivered afterwards, and on success the last value it saw is the total. See
+    /// <doc:DownloadsAndUploads>.
     nonisolated(nonsending)
         public func download(
             to destination: URL,

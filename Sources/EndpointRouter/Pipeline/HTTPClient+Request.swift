@@ -77,12 +77,13 @@ extension HTTPClient {
     /// }
     /// ```
     ///
-    /// - Parameter progress: called as the body goes out, on a Dispatch global queue, never on the
-    ///   transport's I/O thread nor in the Swift concurrency pool (a slow closure cannot hold up other calls). Never twice at once:
-    ///   values that come while it runs coalesce to the newest, and they never go backwards. It has
-    ///   returned for the last time when this call returns, nothing is delivered afterwards, and on
-    ///   success the last value it saw is the last the transport reported (the whole body, for a
-    ///   transport that reports it). See <doc:DownloadsAndUploads>.
+    /// `progress` is called as the body goes out, on a Dispatch global queue, never on the
+    /// transport's I/O thread nor in the Swift concurrency pool (a slow closure cannot hold up
+    /// other calls). Never twice at once: values that come while it runs coalesce to the newest,
+    /// and they never go backwards. It has returned for the last time when this call returns,
+    /// nothing is delivered afterwards, and on success the last value it saw is the last the
+    /// transport reported (the whole body, for a transport that reports it). See
+    /// <doc:DownloadsAndUploads>.
     nonisolated(nonsending)
         public func upload<T: Decodable & SendableMetatype>(
             type: T.Type,
