@@ -1,4 +1,4 @@
-// For blocks that show members of a service enum (`var body: RequestBody? { ... }`): the block is put
+// For blocks that show members of a service enum (`var body: EndpointBody? { ... }`): the block is put
 // inside `enum API`. `host` and `endpoint` have defaults here, so a block may declare them or not.
 protocol ExampleService: HTTPClient {}
 

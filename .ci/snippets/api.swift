@@ -16,7 +16,7 @@ enum API: HTTPClient {
         case .readme: "README.md"
         }
     }
-    var method: HTTPMethod {
+    var method: RequestMethod {
         switch self {
         case .create: .post
         case .delete: .delete

@@ -1,4 +1,4 @@
-// For a doc-comment block that shows members of a service enum (`var method: HTTPMethod { ... }`):
+// For a doc-comment block that shows members of a service enum (`var method: RequestMethod { ... }`):
 // the block is put inside `enum DocMembers`, whose host and endpoint come from DocService.
 enum DocMembers: DocService, Equatable {
     case create, refresh, submitPayment, liveScore, timeline, list

@@ -1,7 +1,7 @@
 // A test around a block of #expect lines on the recorded context (after `models`, `todo-api`,
 // `testing`): one create sent through a middleware that calls `next` twice.
 struct SendTwice: HTTPMiddleware {
-    func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         _ = try await next(request, context)
         return try await next(request, context)
     }

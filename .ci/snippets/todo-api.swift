@@ -11,9 +11,9 @@ enum TodoAPI: HTTPClient {
         case .todo(let id): "todos/\(segment: id)"
         }
     }
-    var method: HTTPMethod { if case .create = self { .post } else { .get } }
+    var method: RequestMethod { if case .create = self { .post } else { .get } }
     var parameters: [String: Any]? { if case .list(let userId?) = self { ["userId": userId] } else { nil } }
-    var body: RequestBody? { if case .create(let todo) = self { .json(todo) } else { nil } }
+    var body: EndpointBody? { if case .create(let todo) = self { .json(todo) } else { nil } }
 }
 
 /// App code that calls the API, as a view model or repository would.

@@ -17,7 +17,7 @@ enum BodyDelivery {
     ///
     /// - Throws: what the sink throws (the call is over or the body is too large), at once and
     ///   without writing further; `.cancelled` when the task is cancelled between pieces.
-    static func deliver(_ head: HTTPResponseHead, body: Data, into sink: any ResponseBodySink) async throws(HTTPClientError) {
+    static func deliver(_ head: ResponseHead, body: Data, into sink: any ResponseBodySink) async throws(HTTPClientError) {
         if Task.isCancelled { throw .cancelled }
         try sink.receive(head)
         try await write(body, into: sink)

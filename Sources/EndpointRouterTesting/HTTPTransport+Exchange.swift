@@ -7,7 +7,7 @@ extension HTTPTransport {
     ///
     /// ```swift
     /// let stub = StubTransport().on(.get, "/health", respond: .text("ok"))
-    /// let response = try await stub.exchange(HTTPRequest(url: healthURL))
+    /// let response = try await stub.exchange(OutgoingRequest(url: healthURL))
     /// #expect(response.body == Data("ok".utf8))
     /// ```
     ///
@@ -19,11 +19,11 @@ extension HTTPTransport {
     ///   - request: The request, sent as is.
     ///   - context: What the transport is told about the call; by default an endpoint named
     ///     `"direct"`, attempt 1, with 60 seconds to go.
-    public func exchange(_ request: HTTPRequest, context: RequestContext? = nil) async throws(HTTPClientError) -> HTTPResponse {
-        let context = context ?? RequestContext(endpointName: "direct", deadline: .now + .seconds(60))
+    public func exchange(_ request: OutgoingRequest, context: CallContext? = nil) async throws(HTTPClientError) -> IncomingResponse {
+        let context = context ?? CallContext(endpointName: "direct", deadline: .now + .seconds(60))
         let sink = CollectingSink()
         let head = try await send(request, context: context, sink: sink)
-        return HTTPResponse(head: head, body: sink.body)
+        return IncomingResponse(head: head, body: sink.body)
     }
 }
 
@@ -32,7 +32,7 @@ extension HTTPTransport {
 private final class CollectingSink: ResponseBodySink {
     private let collected = Locked(Data())
 
-    func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {}
+    func receive(_ head: ResponseHead) throws(HTTPClientError) {}
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {
         collected.withLock { $0.append(contentsOf: bytes) }

@@ -9,7 +9,7 @@ enum ChatStub {
         case completions(prompt: String)
         var host: String { "https://chat.example.com" }
         var endpoint: String { "v1/completions" }
-        var method: HTTPMethod { .post }
+        var method: RequestMethod { .post }
         var parameters: [String: Any]? {
             switch self {
             case .completions(let prompt): ["prompt": prompt, "stream": true]

@@ -30,7 +30,7 @@ enum HTTPBin: HTTPClient {
         }
     }
 
-    var method: HTTPMethod {
+    var method: RequestMethod {
         switch self {
         case .upload, .uploadFile: .post
         case .headers, .png, .bytes, .stream: .get
@@ -50,7 +50,7 @@ enum HTTPBin: HTTPClient {
         }
     }
 
-    var body: RequestBody? {
+    var body: EndpointBody? {
         switch self {
         case .upload(let form): .multipart(form)
         case .uploadFile(let file): .file(file, contentType: "application/octet-stream")

@@ -26,7 +26,7 @@ enum JSONPlaceholder: HTTPClient {
         }
     }
 
-    var method: HTTPMethod {
+    var method: RequestMethod {
         switch self {
         case .todos, .todo, .filteredTodos: .get
         case .createTodo, .createPost: .post
@@ -45,7 +45,7 @@ enum JSONPlaceholder: HTTPClient {
         }
     }
 
-    var body: RequestBody? {
+    var body: EndpointBody? {
         switch self {
         case .createTodo(let todo): .json(todo)
         case .replaceTodo(let todo): .json(todo)

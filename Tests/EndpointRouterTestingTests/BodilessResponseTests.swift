@@ -27,7 +27,7 @@ struct BodilessResponseTests {
     struct SizedEndpoint: HTTPClient {
         var host: String
         var endpoint: String
-        var method: HTTPMethod = .get
+        var method: RequestMethod = .get
         var headers: [String: String]? = nil
         var timeout: TimeInterval? { 10 }
         var maxResponseSize: Int? { 1024 }
@@ -38,16 +38,16 @@ struct BodilessResponseTests {
     @Test(
         "The body a sink receives: none for HEAD, 1xx, 204, 304; otherwise what Content-Length says",
         arguments: [
-            (HTTPMethod.head, 200, Int64?.some(0)), (.get, 304, 0), (.get, 204, 0), (.get, 100, 0), (.get, 199, 0),
+            (RequestMethod.head, 200, Int64?.some(0)), (.get, 304, 0), (.get, 204, 0), (.get, 100, 0), (.get, 199, 0),
             (.post, 204, 0), (.head, 404, 0), (.get, 200, 10_737_418_240), (.post, 201, 10_737_418_240),
             (.get, 404, 10_737_418_240), (.get, 205, 10_737_418_240),
         ])
-    func theExpectedBodyLength(_ method: HTTPMethod, _ status: Int, _ expected: Int64?) {
-        let head = HTTPResponseHead(statusCode: status, headers: ["Content-Length": Self.tenGiB])
+    func theExpectedBodyLength(_ method: RequestMethod, _ status: Int, _ expected: Int64?) {
+        let head = ResponseHead(statusCode: status, headers: ["Content-Length": Self.tenGiB])
         #expect(head.expectedBodyLength(answering: method) == expected)
-        #expect(HTTPResponseHead.hasBody(statusCode: status, answering: method) == (expected != 0))
+        #expect(ResponseHead.hasBody(statusCode: status, answering: method) == (expected != 0))
         #expect(head.expectedBodyLength == 10_737_418_240, "the field itself is still read as announced")
-        let unknown = HTTPResponseHead(statusCode: status, headers: ["Content-Encoding": "gzip"])
+        let unknown = ResponseHead(statusCode: status, headers: ["Content-Encoding": "gzip"])
         #expect(unknown.expectedBodyLength(answering: method) == (expected == 0 ? 0 : nil))
     }
 

@@ -8,7 +8,7 @@ import Testing
 final class CancellingSink: ResponseBodySink {
     private let writes = Locked(0)
 
-    func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {}
+    func receive(_ head: ResponseHead) throws(HTTPClientError) {}
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {
         writes.withLock { $0 += 1 }
@@ -23,10 +23,10 @@ final class CancellingSink: ResponseBodySink {
 struct SwallowingTransport: HTTPTransport {
     let body: Data
 
-    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
-        let head = HTTPResponseHead(statusCode: 200, url: request.url)
+        let head = ResponseHead(statusCode: 200, url: request.url)
         try? sink.receive(head)
         for start in stride(from: 0, to: body.count, by: 1024) {
             try? sink.write(body[start..<min(start + 1024, body.count)])

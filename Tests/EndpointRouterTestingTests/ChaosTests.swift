@@ -241,9 +241,9 @@ final class ChaosServer: Sendable {
 struct ChaosEndpoint: HTTPClient {
     var host: String
     var endpoint: String
-    var method: HTTPMethod = .get
+    var method: RequestMethod = .get
     var headers: [String: String]?
-    var body: RequestBody?
+    var body: EndpointBody?
     var timeout: TimeInterval? = 20
     var maxResponseSize: Int? = 1024 * 1024
     var transport: any HTTPTransport

@@ -31,7 +31,7 @@ struct HeaderInjectionTests {
         let name: String
         let value: String
 
-        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
             var request = request
             request.headers.add(name: name, value: value)
             return try await next(request, context)

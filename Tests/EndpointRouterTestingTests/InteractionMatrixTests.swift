@@ -170,9 +170,9 @@ struct InteractionMatrixTests {
     struct MatrixEndpoint: HTTPClient, Sendable {
         var host: String
         var endpoint: String
-        var method: HTTPMethod = .get
+        var method: RequestMethod = .get
         var headers: [String: String]?
-        var body: RequestBody?
+        var body: EndpointBody?
         var timeout: TimeInterval? = 10
         var transport: any HTTPTransport
         var middlewares: [any HTTPMiddleware]
@@ -240,7 +240,7 @@ struct InteractionMatrixTests {
         case .logging: chain.insert(observed.logger, at: 0)  // first: the call as the caller sees it
         case .metrics:
             let reported = observed.metrics
-            chain.insert(MetricsMiddleware { metrics in reported.withLock { $0.append(String(reflecting: metrics)) } }, at: 0)
+            chain.insert(CallMetricsMiddleware { metrics in reported.withLock { $0.append(String(reflecting: metrics)) } }, at: 0)
         case .deduplication: chain.append(DeduplicationMiddleware(sharing: observed.inFlight))
         case .cache: chain.append(CachingMiddleware(cache: observed.cache))
         }

@@ -61,7 +61,7 @@ struct RecordRealServerTests {
     struct Plain: HTTPClient {
         let host: String
         var endpoint: String { "v1/shape" }
-        var method: HTTPMethod = .get
+        var method: RequestMethod = .get
     }
 
     /// Whatever shape the live response had, its replay gives the caller the same status, the same

@@ -25,7 +25,7 @@ struct RecordReplayTests {
             .on(.get, "/missing", respond: .fixture("error-404.json", in: TestPaths.fixtures, status: 404))
     }
 
-    private static func requests() throws -> [HTTPRequest] {
+    private static func requests() throws -> [OutgoingRequest] {
         let body = try JSONEncoder().encode(NewTodo(userId: 1, title: "Record me", completed: false))
         return [
             try makeRequest(.get, "https://api.example.com/todos"),
@@ -42,7 +42,7 @@ struct RecordReplayTests {
     @Test func replayServesByteIdenticalResponses() async throws {
         try await withTemporaryDirectory { directory in
             let recorder = RecordingTransport(wrapping: Self.server(), directory: directory)
-            var recorded: [HTTPResponse] = []
+            var recorded: [IncomingResponse] = []
             for request in try Self.requests() { recorded.append(try await recorder.exchange(request)) }
 
             let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)

@@ -52,11 +52,11 @@ struct RecordingBodyShapesTests {
     @Test func fileUploadsAreKeyedByTheirContent() async throws {
         try await withTemporaryDirectory { directory in
             let recorder = RecordingTransport(wrapping: StubTransport().on(nil, "*") { _ in .status(201) }, directory: directory)
-            func upload(_ text: String, named name: String) throws -> HTTPRequest {
+            func upload(_ text: String, named name: String) throws -> OutgoingRequest {
                 let file = directory.appendingPathComponent(name)
                 try Data(text.utf8).write(to: file)
                 let url = try #require(URL(string: "https://api.example.com/upload"))
-                return HTTPRequest(method: .post, url: url, body: .file(file))
+                return OutgoingRequest(method: .post, url: url, body: .file(file))
             }
             let first = try upload("first content", named: "a.bin")
             let sameContent = try upload("first content", named: "b.bin")

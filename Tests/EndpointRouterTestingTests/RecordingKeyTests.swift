@@ -55,8 +55,8 @@ struct RecordingKeyTests {
 
         var host: String { "https://uploads.example.com" }
         var endpoint: String { "photos" }
-        var method: HTTPMethod { .post }
-        var body: RequestBody? {
+        var method: RequestMethod { .post }
+        var body: EndpointBody? {
             guard case .photo(let title, let bytes) = self else { return nil }
             var form = MultipartFormData()
             form.append(title, name: "title")
@@ -114,7 +114,7 @@ struct RecordingKeyTests {
     /// A body that only claims to be multipart is keyed by its bytes, as before.
     @Test func bodyNotFramedByItsBoundaryIsKeyedByItsBytes() throws {
         let recorder = RecordingTransport(wrapping: StubTransport(), directory: FileManager.default.temporaryDirectory)
-        let headers: HTTPHeaders = ["Content-Type": "multipart/form-data; boundary=abc"]
+        let headers: HeaderFields = ["Content-Type": "multipart/form-data; boundary=abc"]
         let first = try makeRequest(.post, "https://api.example.com/up", headers: headers, body: Data("not a form".utf8))
         let second = try makeRequest(.post, "https://api.example.com/up", headers: headers, body: Data("not a form!".utf8))
         #expect(recorder.fileName(for: first) != recorder.fileName(for: second))

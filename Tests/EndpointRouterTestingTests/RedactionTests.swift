@@ -25,7 +25,7 @@ struct RedactionTests {
         }
     }
 
-    private static func request(key: String = "s3cr3t-query", token: String = "s3cr3t-token") throws -> HTTPRequest {
+    private static func request(key: String = "s3cr3t-query", token: String = "s3cr3t-token") throws -> OutgoingRequest {
         try makeRequest(
             .get, "https://api.example.com/me?api_key=\(key)&Token=\(token)&page=2",
             headers: [
@@ -139,7 +139,7 @@ struct RedactionTests {
         }
     }
 
-    private static func login(user: String = "ann", password: String) throws -> HTTPRequest {
+    private static func login(user: String = "ann", password: String) throws -> OutgoingRequest {
         try makeRequest(
             .post, "https://api.example.com/login", headers: ["Content-Type": "application/json"],
             body: Data(#"{"user":"\#(user)","credentials":[{"password":"\#(password)"}]}"#.utf8))

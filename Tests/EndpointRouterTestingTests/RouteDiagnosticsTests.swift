@@ -55,7 +55,7 @@ struct RouteDiagnosticsTests {
     @Test func aFileBodyIsNamedNotRead() async throws {
         let stub = StubTransport().on(.put, "/file", body: { _ in false }, respond: .status(204))
         let file = URL(fileURLWithPath: "/nonexistent/upload.bin")
-        let request = HTTPRequest(method: .put, url: try #require(URL(string: "https://api.example.com/file")), body: .file(file))
+        let request = OutgoingRequest(method: .put, url: try #require(URL(string: "https://api.example.com/file")), body: .file(file))
         let text = try #require(await transportError(stub, request)).localizedDescription
         #expect(text.contains("(body: the file /nonexistent/upload.bin, not read)"), "\(text)")
     }

@@ -10,14 +10,14 @@ import Testing
 /// One row of the route-matching table: a route, a request, and whether and how it matches.
 struct RouteCase: Sendable, CustomTestStringConvertible {
     let name: String
-    let method: HTTPMethod?
+    let method: RequestMethod?
     let pattern: String
     var query: [String: String] = [:]
     var headers: [String: String] = [:]
     var body: (@Sendable (Data) -> Bool)?
-    let requestMethod: HTTPMethod
+    let requestMethod: RequestMethod
     let url: String
-    var requestHeaders: HTTPHeaders = [:]
+    var requestHeaders: HeaderFields = [:]
     var requestBody: Data?
     /// The captures when the route should match, `nil` when it should not.
     let captures: [String: String]?
@@ -133,7 +133,7 @@ struct RouteMatchingTests {
             body: row.body
         ) { request in .json(request.parameters) }
         let request = try makeRequest(row.requestMethod, row.url, headers: row.requestHeaders, body: row.requestBody)
-        let response: HTTPResponse
+        let response: IncomingResponse
         do {
             response = try await stub.exchange(request)
         } catch {

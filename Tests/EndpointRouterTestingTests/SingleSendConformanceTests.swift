@@ -15,7 +15,7 @@ import Testing
 /// or with no body, an empty one, an empty form or an empty file — when
 /// the endpoint did not opt in, and the caller gets a `.transport` error the retry rules can act on;
 /// with ``EndpointOptions/retryable`` set and a `RetryMiddleware`, the library sends it again, and the
-/// server and `MetricsMiddleware` both count two attempts.
+/// server and `CallMetricsMiddleware` both count two attempts.
 ///
 /// This file is shared with Transports/AsyncHTTPClient by symbolic link, like the other conformance
 /// suites; in `Serialized` there (a parent of its own) and here, it runs in CI's step for figures
@@ -40,8 +40,8 @@ extension Serialized {
         struct Endpoint: HTTPClient, Sendable {
             var host: String
             var endpoint: String
-            var method: HTTPMethod = .get
-            var body: RequestBody?
+            var method: RequestMethod = .get
+            var body: EndpointBody?
             var timeout: TimeInterval? = 15
             var transport: any HTTPTransport
             var options = EndpointOptions()
@@ -141,7 +141,7 @@ extension Serialized {
                 var endpoint = try Self.endpoint(shape, host: server.baseURL, transport: transport, scratch: scratch)
                 endpoint.options.retryable = true
                 endpoint.middlewares = [
-                    MetricsMiddleware { metrics in reports.withLock { $0.append(metrics) } },
+                    CallMetricsMiddleware { metrics in reports.withLock { $0.append(metrics) } },
                     RetryMiddleware(policy: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10))),
                 ]
                 let result = await endpoint.request(type: Data.self)

@@ -175,17 +175,17 @@ struct StreamStubbingTests {
     @Test func aPauseInTheStubItselfStopsAtTheContextDeadlineAndOnCancellation() async {
         let stub = StubTransport().on(.get, "/chat", respond: .stream([.chunk("a"), .pause(30)]))
         let url = URL(string: "https://chat.example.com/chat") ?? URL(fileURLWithPath: "/")
-        let context = RequestContext(endpointName: "ChatAPI.chat", deadline: .now + .milliseconds(200))
+        let context = CallContext(endpointName: "ChatAPI.chat", deadline: .now + .milliseconds(200))
         let start = ContinuousClock.now
         await #expect(throws: HTTPClientError.timedOut) {
-            try await stub.send(HTTPRequest(url: url), context: context, sink: DiscardingSink())
+            try await stub.send(OutgoingRequest(url: url), context: context, sink: DiscardingSink())
         }
         #expect(seconds(since: start) < 10)
 
-        let far = RequestContext(endpointName: "ChatAPI.chat", deadline: .now + .seconds(60))
+        let far = CallContext(endpointName: "ChatAPI.chat", deadline: .now + .seconds(60))
         let task = Task { () async -> Result<Int, HTTPClientError> in
             do throws(HTTPClientError) {
-                return .success(try await stub.send(HTTPRequest(url: url), context: far, sink: DiscardingSink()).statusCode)
+                return .success(try await stub.send(OutgoingRequest(url: url), context: far, sink: DiscardingSink()).statusCode)
             } catch {
                 return .failure(error)
             }
@@ -230,7 +230,7 @@ extension Serialized {
             await recorder.waitForRecordings()
 
             let file = directory.appendingPathComponent(
-                recorder.fileName(for: HTTPRequest(url: try #require(URL(string: "https://chat.example.com/chat")))))
+                recorder.fileName(for: OutgoingRequest(url: try #require(URL(string: "https://chat.example.com/chat")))))
             let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
             #expect(text.contains("### chunk 9 bytes after"))
 
@@ -253,7 +253,7 @@ extension Serialized {
 
 /// Takes everything and keeps nothing, for calling a transport directly.
 private struct DiscardingSink: ResponseBodySink {
-    func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {}
+    func receive(_ head: ResponseHead) throws(HTTPClientError) {}
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {}
 }
 

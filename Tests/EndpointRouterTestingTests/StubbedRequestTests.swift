@@ -8,7 +8,7 @@ import Testing
 @Suite("StubbedRequest accessors")
 struct StubbedRequestTests {
     struct Seen: Sendable {
-        let method: HTTPMethod
+        let method: RequestMethod
         let url: String
         let requestURL: String
         let accept: String?

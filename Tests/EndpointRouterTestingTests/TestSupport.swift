@@ -38,7 +38,7 @@ enum TodoAPI: HTTPClient {
         case .todo(let id), .delete(let id), .slowTodo(let id, _): "todos/\(segment: id)"
         }
     }
-    var method: HTTPMethod {
+    var method: RequestMethod {
         switch self {
         case .create: .post
         case .delete: .delete
@@ -48,7 +48,7 @@ enum TodoAPI: HTTPClient {
     var parameters: [String: Any]? {
         if case .list(let userId?) = self { ["userId": userId] } else { nil }
     }
-    var body: RequestBody? {
+    var body: EndpointBody? {
         if case .create(let todo) = self { .json(todo) } else { nil }
     }
     var timeout: TimeInterval? {
@@ -72,10 +72,10 @@ enum FilesAPI: HTTPClient {
         case .upload: "uploads"
         }
     }
-    var method: HTTPMethod {
+    var method: RequestMethod {
         if case .upload = self { .post } else { .get }
     }
-    var body: RequestBody? {
+    var body: EndpointBody? {
         if case .upload(let file) = self { .file(file, contentType: "application/octet-stream") } else { nil }
     }
     var timeout: TimeInterval? { 10 }
@@ -117,18 +117,18 @@ func withTemporaryDirectory<R>(
 
 /// A request built by hand, for tests that talk to a transport directly.
 func makeRequest(
-    _ method: HTTPMethod = .get,
+    _ method: RequestMethod = .get,
     _ url: String,
-    headers: HTTPHeaders = [:],
+    headers: HeaderFields = [:],
     body: Data? = nil
-) throws -> HTTPRequest {
+) throws -> OutgoingRequest {
     guard let parsed = URL(string: url) else { throw TestFailure("not a URL: \(url)") }
-    return HTTPRequest(method: method, url: parsed, headers: headers, body: body.map { .data($0) })
+    return OutgoingRequest(method: method, url: parsed, headers: headers, body: body.map { .data($0) })
 }
 
 /// A context for calling a transport directly, with `seconds` to go.
-func makeContext(seconds: Double = 10, endpoint: String = "Test.direct", attempt: Int = 1) -> RequestContext {
-    RequestContext(endpointName: endpoint, attempt: attempt, deadline: .now + .milliseconds(Int(seconds * 1000)))
+func makeContext(seconds: Double = 10, endpoint: String = "Test.direct", attempt: Int = 1) -> CallContext {
+    CallContext(endpointName: endpoint, attempt: attempt, deadline: .now + .milliseconds(Int(seconds * 1000)))
 }
 
 /// A failure of the test's own setup.
@@ -146,8 +146,8 @@ extension HTTPClientError {
 
 /// The error a transport threw into `sink`, or `nil` when it answered.
 func sendError(
-    _ transport: any HTTPTransport, _ request: HTTPRequest, into sink: any ResponseBodySink,
-    context: RequestContext = makeContext()
+    _ transport: any HTTPTransport, _ request: OutgoingRequest, into sink: any ResponseBodySink,
+    context: CallContext = makeContext()
 ) async -> HTTPClientError? {
     do {
         _ = try await transport.send(request, context: context, sink: sink)
@@ -159,8 +159,8 @@ func sendError(
 
 /// The error a transport threw, or `nil` when it answered.
 func transportError(
-    _ transport: any HTTPTransport, _ request: HTTPRequest,
-    context: RequestContext = makeContext()
+    _ transport: any HTTPTransport, _ request: OutgoingRequest,
+    context: CallContext = makeContext()
 ) async -> HTTPClientError? {
     do {
         _ = try await transport.exchange(request, context: context)
@@ -184,7 +184,7 @@ final class RefusingSink: ResponseBodySink {
 
     init(limit: Int) { self.limit = limit }
 
-    func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
+    func receive(_ head: ResponseHead) throws(HTTPClientError) {
         seen.withLock { $0.heads += 1 }
     }
 

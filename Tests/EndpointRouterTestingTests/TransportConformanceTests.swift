@@ -188,7 +188,7 @@ struct TransportConformanceTests {
             let sink = ProbeSink()
             let request = try served.request(for: .silent)
             let start = ContinuousClock.now
-            let context = RequestContext(endpointName: "Conformance.deadline", deadline: start + .milliseconds(300))
+            let context = CallContext(endpointName: "Conformance.deadline", deadline: start + .milliseconds(300))
             let task = Task { await Self.send(served.transport, request, context: context, into: sink) }
             try await Task.sleep(until: context.deadline, clock: .continuous)
             let cancelledAt = ContinuousClock.now
@@ -261,10 +261,10 @@ extension TransportUnderTest.Scenario {
 extension TransportConformanceTests {
     /// What one `send` produced, and when it returned.
     struct Outcome: Sendable {
-        let result: Result<HTTPResponseHead, HTTPClientError>
+        let result: Result<ResponseHead, HTTPClientError>
         let returnedAt: ContinuousClock.Instant
 
-        var head: HTTPResponseHead? { try? result.get() }
+        var head: ResponseHead? { try? result.get() }
         var error: HTTPClientError? {
             if case .failure(let error) = result { error } else { nil }
         }
@@ -272,11 +272,11 @@ extension TransportConformanceTests {
 
     static func send(
         _ transport: any HTTPTransport,
-        _ request: HTTPRequest,
-        context: RequestContext = makeContext(seconds: 60),
+        _ request: OutgoingRequest,
+        context: CallContext = makeContext(seconds: 60),
         into sink: any ResponseBodySink
     ) async -> Outcome {
-        let result: Result<HTTPResponseHead, HTTPClientError>
+        let result: Result<ResponseHead, HTTPClientError>
         do {
             result = .success(try await transport.send(request, context: context, sink: sink))
         } catch {
@@ -363,7 +363,7 @@ extension TransportConformanceTests {
 
         private struct State {
             var calls: [Call] = []
-            var head: HTTPResponseHead?
+            var head: ResponseHead?
             var body = Data()
             var acceptedBytes = 0
             var refusedAt: ContinuousClock.Instant?
@@ -385,7 +385,7 @@ extension TransportConformanceTests {
             self.pace = pace
         }
 
-        func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
+        func receive(_ head: ResponseHead) throws(HTTPClientError) {
             let refusal = enter { state -> HTTPClientError? in
                 state.calls.append(.receive)
                 state.head = head
@@ -443,7 +443,7 @@ extension TransportConformanceTests {
         var receivedBeforeAnyWrite: Bool {
             state.withLock { $0.calls.first == .receive && !$0.calls.dropFirst().contains(.receive) }
         }
-        var receivedHead: HTTPResponseHead? { state.withLock { $0.head } }
+        var receivedHead: ResponseHead? { state.withLock { $0.head } }
         var body: Data { state.withLock { $0.body } }
         var acceptedBytes: Int { state.withLock { $0.acceptedBytes } }
         var refusedAt: ContinuousClock.Instant? { state.withLock { $0.refusedAt } }
@@ -468,7 +468,7 @@ extension TransportConformanceTests {
             state = Locked(State(handle: try FileHandle(forWritingTo: file)))
         }
 
-        func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
+        func receive(_ head: ResponseHead) throws(HTTPClientError) {
             state.withLock { $0.receiveCount += 1 }
         }
 

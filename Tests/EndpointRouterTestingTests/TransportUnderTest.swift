@@ -62,8 +62,8 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
     struct UnusableTransport: HTTPTransport {
         let error: HTTPClientError
 
-        func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-            -> HTTPResponseHead
+        func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+            -> ResponseHead
         {
             throw error
         }
@@ -84,15 +84,15 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         }
 
         enum Answer: Sendable {
-            case respond(status: Int, headers: HTTPHeaders, body: Body)
+            case respond(status: Int, headers: HeaderFields, body: Body)
             /// Nothing at all, not even a status line.
             case never
         }
 
-        var method: HTTPMethod = .get
+        var method: RequestMethod = .get
         /// The path and query, such as `/items?q=a%20b`. Paths must differ between the scenarios of a test.
         var target: String
-        var requestHeaders: HTTPHeaders = [:]
+        var requestHeaders: HeaderFields = [:]
         var requestBody: Data?
         var answer: Answer
 
@@ -112,7 +112,7 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         /// log of received requests for a stub or a replay.
         let requestsSeen: @Sendable () -> [SeenRequest]
 
-        func request(for scenario: Scenario) throws -> HTTPRequest {
+        func request(for scenario: Scenario) throws -> OutgoingRequest {
             try TransportUnderTest.request(for: scenario, baseURL: baseURL)
         }
     }
@@ -122,13 +122,13 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
         var method: String
         /// The path and query as sent, still percent-encoded.
         var target: String
-        var headers: HTTPHeaders
+        var headers: HeaderFields
         var body: Data
 
         init(_ recorded: RecordedRequest) {
             method = recorded.method
             target = recorded.target
-            headers = HTTPHeaders(recorded.headers.map { HTTPHeaders.Field(name: $0.name, value: $0.value) })
+            headers = HeaderFields(recorded.headers.map { HeaderFields.Field(name: $0.name, value: $0.value) })
             body = recorded.body
         }
 
@@ -213,9 +213,9 @@ struct TransportUnderTest: Sendable, CustomTestStringConvertible {
     /// Where stubs and replays are addressed; neither resolves it.
     private static let offlineBaseURL = "https://transport-under-test.invalid"
 
-    private static func request(for scenario: Scenario, baseURL: String) throws -> HTTPRequest {
+    private static func request(for scenario: Scenario, baseURL: String) throws -> OutgoingRequest {
         guard let url = URL(string: baseURL + scenario.target) else { throw TestFailure("not a URL: \(baseURL)\(scenario.target)") }
-        return HTTPRequest(
+        return OutgoingRequest(
             method: scenario.method, url: url, headers: scenario.requestHeaders,
             body: scenario.requestBody.map { .data($0) })
     }

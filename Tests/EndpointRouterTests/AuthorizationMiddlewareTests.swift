@@ -129,7 +129,7 @@ struct AuthorizationMiddlewareTests {
                 loads.increment() == 1 ? .bearer("revoked") : .bearer("fresh")
             }, refresh: { _ in .loggedOut })
         let transport = ClosureTransport { request in
-            HTTPResponse(statusCode: request.headers["Authorization"] == "Bearer fresh" ? 200 : 401)
+            IncomingResponse(statusCode: request.headers["Authorization"] == "Bearer fresh" ? 200 : 401)
         }
         let endpoint = OptionedEndpoint(
             host: "https://api.example.com", transport: transport,
@@ -149,7 +149,7 @@ struct AuthorizationMiddlewareTests {
             })
         let transport = ClosureTransport { _ in
             sent.increment()
-            return HTTPResponse(statusCode: 401)
+            return IncomingResponse(statusCode: 401)
         }
         let endpoint = OptionedEndpoint(
             host: "https://api.example.com", transport: transport,
@@ -203,7 +203,7 @@ struct AuthorizationMiddlewareTests {
         let seen = Locked<[String: String?]>([:])
         let transport = ClosureTransport { request in
             seen.withLock { $0[request.url.absoluteString] = request.headers["Authorization"] }
-            return HTTPResponse(statusCode: 200)
+            return IncomingResponse(statusCode: 200)
         }
         let store = CredentialStore(credential: { .bearer("secret") }, refresh: { _ in .failed })
         let middleware = AuthorizationMiddleware(store, host: "https://api.example.com/v1")
@@ -271,7 +271,7 @@ struct AuthorizationMiddlewareTests {
     @Test func aBadHostIsAnActionableError() async throws {
         let store = CredentialStore(credential: { .bearer("secret") }, refresh: { _ in .failed })
         let endpoint = OptionedEndpoint(
-            host: "https://api.example.com", transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },
+            host: "https://api.example.com", transport: ClosureTransport { _ in IncomingResponse(statusCode: 200) },
             middlewares: [AuthorizationMiddleware(store, host: "api.example.com")])
         guard case .failure(.badURL(let reason)) = await endpoint.request(type: EmptyResponse.self) else {
             Issue.record("expected .badURL")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import EndpointRouter
 
-@Suite("Bodies: JSON parameters, RequestBody, multipart")
+@Suite("Bodies: JSON parameters, EndpointBody, multipart")
 struct BodyEncodingTests {
     struct Row: CustomTestStringConvertible, @unchecked Sendable {  // value type, never mutated; the `Any`s are strings, numbers, arrays
         let name: String
@@ -66,9 +66,9 @@ struct BodyEncodingTests {
         struct API: HTTPClient {
             var host: String { "https://api.example.com" }
             var endpoint: String { "todos" }
-            var method: HTTPMethod { .post }
+            var method: RequestMethod { .post }
             var parameters: [String: Any]? { ["notify": true] }
-            var body: RequestBody? { .json(NewTodo(title: "Write tests", dueDate: Date(timeIntervalSince1970: 0))) }
+            var body: EndpointBody? { .json(NewTodo(title: "Write tests", dueDate: Date(timeIntervalSince1970: 0))) }
             var encoder: JSONEncoder {
                 let encoder = JSONEncoder()
                 encoder.dateEncodingStrategy = .iso8601
@@ -122,8 +122,8 @@ struct BodyEncodingTests {
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/vnd.api+json")
     }
 
-    @Test(arguments: [HTTPMethod.get, .head])
-    func bodyOnGetOrHeadIsRefused(_ method: HTTPMethod) {
+    @Test(arguments: [RequestMethod.get, .head])
+    func bodyOnGetOrHeadIsRefused(_ method: RequestMethod) {
         let error = #expect(throws: HTTPClientError.self) {
             try TestEndpoint(endpoint: "x", method: method, body: .data(Data("x".utf8), contentType: "text/plain")).makeURLRequest()
         }

@@ -10,22 +10,22 @@ struct CURLCommandTests {
     let url = URL(string: "https://api.example.com/items") ?? URL(fileURLWithPath: "/")
 
     @Test func headIsWrittenAsHeadNotAsMethodOverride() {
-        let command = CURLCommand.of(HTTPRequest(method: .head, url: url), redaction: Redaction())
+        let command = CURLCommand.of(OutgoingRequest(method: .head, url: url), redaction: Redaction())
         #expect(command == "curl --head 'https://api.example.com/items'")
     }
 
     @Test func aFileBodyIsSentFromTheFile() {
         let file = URL(fileURLWithPath: "/tmp/upload it.bin")
-        let command = CURLCommand.of(HTTPRequest(method: .put, url: url, body: .file(file)), redaction: Redaction())
+        let command = CURLCommand.of(OutgoingRequest(method: .put, url: url, body: .file(file)), redaction: Redaction())
         #expect(command == "curl -X 'PUT' 'https://api.example.com/items' --data-binary '@/tmp/upload it.bin'")
     }
 
     @Test func aBodyOverTheLimitIsLeftOutAndSaidSo() {
         let body = Data(repeating: UInt8(ascii: "a"), count: CURLCommand.bodyLimit + 1)
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(name: "Content-Type", value: "text/plain")
         let command = CURLCommand.of(
-            HTTPRequest(method: .post, url: url, headers: headers, body: .data(body)),
+            OutgoingRequest(method: .post, url: url, headers: headers, body: .data(body)),
             redaction: Redaction())
         #expect(command.hasSuffix("# body of \(CURLCommand.bodyLimit + 1) bytes left out"))
         #expect(!command.contains("--data-binary"))
@@ -33,7 +33,7 @@ struct CURLCommandTests {
     }
 
     @Test func theDefaultRedactionHidesCredentialLookingNamesOnly() throws {
-        let request = HTTPRequest(
+        let request = OutgoingRequest(
             url: try #require(URL(string: "https://api.example.com/f?AWSAccessKeyId=AKIA-SECRET&Signature=sig-SECRET&Expires=9")),
             headers: ["X-Api-Key": "k-SECRET", "Cookie": "c-SECRET", "Accept": "text/plain", "Keep-Alive": "timeout=5"])
         let command = CURLCommand.of(request, redaction: Redaction())

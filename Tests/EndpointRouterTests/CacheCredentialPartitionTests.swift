@@ -12,20 +12,21 @@ struct CacheCredentialPartitionTests {
     /// remembering every request it was sent.
     final class EchoTransport: Sendable {
         let credentialName: String
-        let responseHeaders: HTTPHeaders
-        private let received = Locked<[HTTPRequest]>([])
+        let responseHeaders: HeaderFields
+        private let received = Locked<[OutgoingRequest]>([])
 
-        init(echoing credentialName: String, headers: HTTPHeaders = ["Cache-Control": "max-age=60"]) {
+        init(echoing credentialName: String, headers: HeaderFields = ["Cache-Control": "max-age=60"]) {
             self.credentialName = credentialName
             responseHeaders = headers
         }
 
-        var requests: [HTTPRequest] { received.withLock { $0 } }
+        var requests: [OutgoingRequest] { received.withLock { $0 } }
 
         var transport: ClosureTransport {
             ClosureTransport { [self] request in
                 received.withLock { $0.append(request) }
-                return HTTPResponse(statusCode: 200, headers: responseHeaders, body: Data((request.headers[credentialName] ?? "none").utf8))
+                return IncomingResponse(
+                    statusCode: 200, headers: responseHeaders, body: Data((request.headers[credentialName] ?? "none").utf8))
             }
         }
     }
@@ -108,7 +109,7 @@ struct CacheCredentialPartitionTests {
         let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
         #expect(files.count == 2)
         #expect(files.allSatisfy { !$0.lastPathComponent.contains("alice") })
-        let request = HTTPRequest(url: try #require(URL(string: Self.host + "/me")), headers: ["Cookie": "sid=alice-secret"])
+        let request = OutgoingRequest(url: try #require(URL(string: Self.host + "/me")), headers: ["Cookie": "sid=alice-secret"])
         let key = first.key(for: request, credentialHeaders: [])
         #expect(!key.contains("alice"), "no credential value in a key")
         #expect(key != ResponseCache.key(for: request.url, partition: ""))
@@ -126,15 +127,16 @@ struct CacheCredentialPartitionTests {
     /// Alice's stale entry has an ETag; Bob's request must neither carry it nor be answered with
     /// Alice's body on a 304.
     @Test func revalidationStaysInsideThePartition() async throws {
-        let received = Locked<[HTTPRequest]>([])
+        let received = Locked<[OutgoingRequest]>([])
         let transport = ClosureTransport { request in
             received.withLock { $0.append(request) }
             if request.headers["If-None-Match"] != nil {
-                return HTTPResponse(
+                return IncomingResponse(
                     statusCode: 304, headers: ["ETag": request.headers["If-None-Match"] ?? "", "Cache-Control": "max-age=60"])
             }
             let user = request.headers["X-API-Key"] ?? "none"
-            return HTTPResponse(statusCode: 200, headers: ["ETag": "\"\(user)-v1\"", "Cache-Control": "max-age=60"], body: Data(user.utf8))
+            return IncomingResponse(
+                statusCode: 200, headers: ["ETag": "\"\(user)-v1\"", "Cache-Control": "max-age=60"], body: Data(user.utf8))
         }
         let cache = makeCache()
         let alice = MiddlewareEndpoint(
@@ -165,7 +167,7 @@ struct CacheCredentialPartitionTests {
                 count += 1
                 return count
             }
-            return HTTPResponse(
+            return IncomingResponse(
                 statusCode: 200,
                 headers: ["Cache-Control": "public, max-age=600", "Vary": "X-API-Key, Cookie, Authorization, Accept"],
                 body: Data("page \(page)".utf8))
@@ -192,7 +194,7 @@ struct CacheCredentialPartitionTests {
             #expect(!text.contains("SECRET"), "a credential in \(file.lastPathComponent): \(text)")
             #expect(text.contains("accept"), "the entry still records the Accept it varies on")
         }
-        var request = HTTPRequest(
+        var request = OutgoingRequest(
             url: try #require(URL(string: Self.host + "/me")),
             headers: ["Cookie": "sid=bob-cookie-SECRET", "Authorization": "Bearer bob-token-SECRET", "X-API-Key": "bob-key-SECRET"])
         request.headers["Accept"] = "application/json"

@@ -28,7 +28,7 @@ extension Serialized {
         struct Record: HTTPMiddleware {
             let label: String
             let seen: Locked<[String]>
-            func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+            func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
                 seen.withLock { $0.append("\(label):\(context.options[Tier.self])") }
                 return try await next(request, context)
             }
@@ -36,7 +36,7 @@ extension Serialized {
 
         @Test func middlewaresReadTheEndpointsOptionsOrTheDefault() async throws {
             let seen = Locked<[String]>([])
-            let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200) }
+            let transport = ClosureTransport { _ in IncomingResponse(statusCode: 200) }
             _ = try await OptionsEndpoint(tier: "gold", transport: transport, middlewares: [Record(label: "m", seen: seen)])
                 .request(type: EmptyResponse.self).get()
             _ = try await OptionsEndpoint(tier: nil, transport: transport, middlewares: [Record(label: "m", seen: seen)])
@@ -46,7 +46,7 @@ extension Serialized {
 
         @Test func oneCallsMiddlewaresRunAfterTheEndpointsAndOnlyForThatCall() async throws {
             let seen = Locked<[String]>([])
-            let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200) }
+            let transport = ClosureTransport { _ in IncomingResponse(statusCode: 200) }
             let endpoint = OptionsEndpoint(tier: nil, transport: transport, middlewares: [Record(label: "endpoint", seen: seen)])
             _ = try await endpoint.request(type: EmptyResponse.self, middlewares: [Record(label: "call", seen: seen)]).get()
             _ = try await endpoint.request(type: EmptyResponse.self).get()
@@ -54,10 +54,10 @@ extension Serialized {
         }
 
         @Test func oneCallsHeadersReplaceTheEndpointsOfTheSameName() async throws {
-            let sent = Locked<[HTTPHeaders]>([])
+            let sent = Locked<[HeaderFields]>([])
             let transport = ClosureTransport { request in
                 sent.withLock { $0.append(request.headers) }
-                return HTTPResponse(statusCode: 200)
+                return IncomingResponse(statusCode: 200)
             }
             let endpoint = OptionsEndpoint(tier: nil, transport: transport, middlewares: [])
             _ = try await endpoint.response(type: EmptyResponse.self, headers: ["x-client": "call", "X-Request-ID": "42"]).get()
@@ -74,7 +74,7 @@ extension Serialized {
         @Test func oneCallsHeadersGoThroughTheRequestChecks() async {
             let transport = ClosureTransport { _ in
                 Issue.record("a header with CR/LF reached the transport")
-                return HTTPResponse(statusCode: 200)
+                return IncomingResponse(statusCode: 200)
             }
             let result = await OptionsEndpoint(tier: nil, transport: transport, middlewares: [])
                 .request(type: EmptyResponse.self, headers: ["X-Evil": "a\r\nInjected: yes"])
@@ -86,10 +86,12 @@ extension Serialized {
 
         @Test func oneCallsTimeoutReplacesTheEndpointsDeadline() async throws {
             let remaining = Locked<[Duration]>([])
-            let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200) }
+            let transport = ClosureTransport { _ in IncomingResponse(statusCode: 200) }
             struct Deadline: HTTPMiddleware {
                 let remaining: Locked<[Duration]>
-                func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+                func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError)
+                    -> IncomingResponse
+                {
                     remaining.withLock { $0.append(context.remainingTime) }
                     return try await next(request, context)
                 }
@@ -106,7 +108,7 @@ extension Serialized {
         @Test func oneCallsShortTimeoutEndsASlowCall() async {
             let transport = ClosureTransport { _ in
                 try? await Task.sleep(nanoseconds: 5_000_000_000)
-                return HTTPResponse(statusCode: 200)
+                return IncomingResponse(statusCode: 200)
             }
             let start = ContinuousClock.now
             let result = await OptionsEndpoint(tier: nil, transport: transport, middlewares: [])

@@ -16,7 +16,7 @@ struct CredentialStoreLogOutTests {
         let sent = Locked<[String?]>([])
         let transport = ClosureTransport { request in
             sent.withLock { $0.append(request.headers["Authorization"]) }
-            return HTTPResponse(statusCode: 200, body: Data("ok".utf8))
+            return IncomingResponse(statusCode: 200, body: Data("ok".utf8))
         }
         let endpoint = TestEndpoint(
             endpoint: "me", transport: transport,

@@ -119,7 +119,7 @@ struct CurlDecodingStateTests {
     static let all = Set(Machine.Coding.allCases)
 
     @Test(arguments: [
-        (HTTPMethod.get, 200, ["gzip"], Machine.Plan.decode([.gzip])),
+        (RequestMethod.get, 200, ["gzip"], Machine.Plan.decode([.gzip])),
         (.get, 200, ["x-gzip"], .decode([.gzip])),
         (.get, 200, ["gzip, br"], .decode([.brotli, .gzip])),
         (.get, 200, ["deflate", "zstd"], .decode([.zstd, .deflate])),
@@ -135,7 +135,7 @@ struct CurlDecodingStateTests {
         (.post, 404, ["br"], .decode([.brotli])),
         (.get, 200, ["gzip, gzip, gzip, gzip, gzip, gzip"], .refuse("gzip, gzip, gzip, gzip, gzip, gzip")),
     ])
-    func plan(_ method: HTTPMethod, _ status: Int, _ encoding: [String], _ expected: Machine.Plan) {
+    func plan(_ method: RequestMethod, _ status: Int, _ encoding: [String], _ expected: Machine.Plan) {
         #expect(
             Machine.plan(method: method, status: status, contentEncoding: encoding, decompresses: true, available: Self.all) == expected)
     }

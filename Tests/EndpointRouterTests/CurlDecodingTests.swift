@@ -158,7 +158,7 @@
             }
             defer { server.stop() }
             let transport = try CurlTransport()
-            for (path, method) in [("head", HTTPMethod.head), ("none", .get), ("same", .get)] {
+            for (path, method) in [("head", RequestMethod.head), ("none", .get), ("same", .get)] {
                 let endpoint = TestEndpoint(
                     host: server.baseURL, endpoint: path, method: method, acceptableStatusCodes: 200..<400, transport: transport)
                 let result = await endpoint.request(type: Data.self)

@@ -55,8 +55,8 @@
         /// The counts so far.
         var counts: EdgeCounts { state.withLock { $0 } }
 
-        func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-            -> HTTPResponseHead
+        func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+            -> ResponseHead
         {
             state.withLock { $0.started += 1 }
             defer { state.withLock { $0.ended += 1 } }
@@ -68,7 +68,7 @@
             let inner: any ResponseBodySink
             let counts: Locked<EdgeCounts>
 
-            func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
+            func receive(_ head: ResponseHead) throws(HTTPClientError) {
                 counts.withLock { $0.heads += 1 }
                 try inner.receive(head)
             }

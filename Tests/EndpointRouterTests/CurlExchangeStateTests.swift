@@ -7,7 +7,7 @@ import Testing
 struct CurlExchangeStateTests {
     typealias Machine = CurlExchangeState<Int>
 
-    static let head = HTTPResponseHead(statusCode: 200, headers: [:], url: nil)
+    static let head = ResponseHead(statusCode: 200, headers: [:], url: nil)
 
     /// One state of each kind, with caller 7 where it has one; `failing` keeps `.timedOut`.
     static var states: [String: Machine.State] {
@@ -131,7 +131,7 @@ struct CurlExchangeStateTests {
     }
 
     static func describe(_ action: Machine.Action) -> String {
-        func outcome(_ result: Result<HTTPResponseHead, HTTPClientError>) -> String {
+        func outcome(_ result: Result<ResponseHead, HTTPClientError>) -> String {
             switch result {
             case .success(let head): "\(head.statusCode)"
             case .failure(.cancelled): "cancelled"

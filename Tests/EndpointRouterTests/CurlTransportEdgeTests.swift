@@ -95,7 +95,8 @@
             let transport = try CurlTransport()
             let url = try #require(URL(string: template.replacingOccurrences(of: "PORT", with: "\(server.port)")))
             do {
-                _ = try await transport.send(HTTPRequest(method: .get, url: url), context: testContext(), sink: MemoryBodySink(limit: nil))
+                _ = try await transport.send(
+                    OutgoingRequest(method: .get, url: url), context: testContext(), sink: MemoryBodySink(limit: nil))
                 Issue.record("\(url) was sent")
             } catch {
                 #expect(error.caseName == "badURL", "\(error)")

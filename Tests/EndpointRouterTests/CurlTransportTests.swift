@@ -33,7 +33,7 @@
 
         /// Bodies go out with `Content-Length` (never chunked when the size is known, never both
         /// framings), and upload progress reaches the whole size.
-        @Test(arguments: [HTTPMethod.post, .put, .patch]) func aFileBodyIsSentWithItsLength(_ method: HTTPMethod) async throws {
+        @Test(arguments: [RequestMethod.post, .put, .patch]) func aFileBodyIsSentWithItsLength(_ method: RequestMethod) async throws {
             let server = try TestServer { _ in .json(#"{"ok":true}"#) }
             defer { server.stop() }
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("er-curl-\(UUID().uuidString)")
@@ -62,7 +62,7 @@
             let server = try TestServer { _ in .status(204) }
             defer { server.stop() }
             let transport = try CurlTransport()
-            for method in [HTTPMethod.delete, .head, .options, .get] {
+            for method in [RequestMethod.delete, .head, .options, .get] {
                 let result = await TestEndpoint(host: server.baseURL, endpoint: "item", method: method, transport: transport)
                     .request(type: Data.self)
                 #expect(result.failure == nil || result.failure?.caseName == "decodingFailed", "\(method): \(result)")
@@ -79,12 +79,12 @@
             let server = try TestServer { _ in .status(204) }
             defer { server.stop() }
             let transport = try CurlTransport()
-            let fields: [HTTPHeaders.Field] = [
+            let fields: [HeaderFields.Field] = [
                 .init(name: "X-Trace", value: "1"), .init(name: "x-empty", value: ""), .init(name: "X-TRACE", value: "two words"),
                 .init(name: "Accept", value: "application/json"),
             ]
             let url = try #require(URL(string: "\(server.baseURL)/upload"))
-            let request = HTTPRequest(method: .post, url: url, headers: HTTPHeaders(fields), body: .data(Data(count: 2 * 1024 * 1024)))
+            let request = OutgoingRequest(method: .post, url: url, headers: HeaderFields(fields), body: .data(Data(count: 2 * 1024 * 1024)))
             let head = try await transport.send(request, context: testContext(), sink: MemoryBodySink(limit: nil))
             #expect(head.statusCode == 204)
             let seen = try #require(server.requests.first)
@@ -109,8 +109,8 @@
                 ("Content-Length", "0"), ("X-A", "\n"),
             ]
             for (name, value) in hostile {
-                let headers = HTTPHeaders([.init(name: name, value: value)])
-                let request = HTTPRequest(method: .post, url: url, headers: headers, body: .data(Data("x".utf8)))
+                let headers = HeaderFields([.init(name: name, value: value)])
+                let request = OutgoingRequest(method: .post, url: url, headers: headers, body: .data(Data("x".utf8)))
                 do {
                     _ = try await transport.send(request, context: testContext(), sink: MemoryBodySink(limit: nil))
                     Issue.record("\(name.debugDescription): \(value.debugDescription) was sent")
@@ -119,7 +119,7 @@
                 }
             }
             #expect(server.requests.isEmpty)
-            let clean = HTTPRequest(method: .get, url: url, headers: ["X-A": "fine"])
+            let clean = OutgoingRequest(method: .get, url: url, headers: ["X-A": "fine"])
             let head = try await transport.send(clean, context: testContext(), sink: MemoryBodySink(limit: nil))
             #expect(head.statusCode == 204)
             #expect(server.requests.map { $0.headers.first { $0.name == "X-A" }?.value } == ["fine"])
@@ -495,11 +495,11 @@
             defer { server.stop() }
             let transport = try CurlTransport()
             let expected = [
-                HTTPHeaders.Field(name: "X-Folded", value: "first second"), HTTPHeaders.Field(name: "X-Empty", value: ""),
-                HTTPHeaders.Field(name: "x-spaced", value: "padded"), HTTPHeaders.Field(name: "Transfer-Encoding", value: "chunked"),
-                HTTPHeaders.Field(name: "Connection", value: "close"),
+                HeaderFields.Field(name: "X-Folded", value: "first second"), HeaderFields.Field(name: "X-Empty", value: ""),
+                HeaderFields.Field(name: "x-spaced", value: "padded"), HeaderFields.Field(name: "Transfer-Encoding", value: "chunked"),
+                HeaderFields.Field(name: "Connection", value: "close"),
             ]
-            let request = HTTPRequest(method: .get, url: try #require(URL(string: server.baseURL + "/head")))
+            let request = OutgoingRequest(method: .get, url: try #require(URL(string: server.baseURL + "/head")))
             let memory = MemoryBodySink(limit: 1024)
             let wholeHead = try await transport.send(request, context: testContext(), sink: memory)
             #expect(wholeHead.statusCode == 200)
@@ -735,7 +735,7 @@
                 }
             }
 
-            static func send(_ method: HTTPMethod) async throws -> (Result<Data, HTTPClientError>, sent: Int, attempts: [Int]) {
+            static func send(_ method: RequestMethod) async throws -> (Result<Data, HTTPClientError>, sent: Int, attempts: [Int]) {
                 let server = try Self.server()
                 defer { server.stop() }
                 let transport = try CurlTransport()
@@ -743,7 +743,7 @@
                 let reports = Locked<[CallMetrics]>([])
                 let result = await TestEndpoint(
                     host: server.baseURL, endpoint: "once", method: method, transport: transport,
-                    middlewares: [MetricsMiddleware { metrics in reports.withLock { $0.append(metrics) } }]
+                    middlewares: [CallMetricsMiddleware { metrics in reports.withLock { $0.append(metrics) } }]
                 )
                 .request(type: Data.self)
                 return (result, server.requests.filter { $0.target == "/once" }.count, reports.withLock { $0.map(\.attempts) })
@@ -758,7 +758,7 @@
             }
 
             /// The gap the docs name: libcurl sends a bodiless GET again by itself on a new connection,
-            /// and the caller gets the second answer; the server counts two, MetricsMiddleware one.
+            /// and the caller gets the second answer; the server counts two, CallMetricsMiddleware one.
             @Test func aGETIsSentAgainByLibcurlUnseenByTheLibrary() async throws {
                 let (result, sent, attempts) = try await Self.send(.get)
                 #expect((try? result.get()) == Data(#"{"second":true}"#.utf8), "\(result)")

@@ -177,11 +177,11 @@ struct DeadlineCutChoiceTests {
     /// A cuttable transport that answers at once and records whether it was handed a cut.
     struct RecordingCuttableTransport: CuttableTransport {
         let handedCut = Locked<[Bool]>([])
-        func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-            -> HTTPResponseHead
+        func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+            -> ResponseHead
         {
             handedCut.withLock { $0.append(context.deadlineCut != nil) }
-            let head = HTTPResponseHead(statusCode: 200, headers: HTTPHeaders())
+            let head = ResponseHead(statusCode: 200, headers: HeaderFields())
             try sink.receive(head)
             try sink.write(Data("{}".utf8))
             return head
@@ -189,7 +189,7 @@ struct DeadlineCutChoiceTests {
     }
 
     struct PassThrough: HTTPMiddleware {
-        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
             try await next(request, context)
         }
     }
@@ -212,16 +212,16 @@ struct CuttableTypesTests {
     /// A wrapper that is not cuttable, whatever it wraps.
     struct Wrapper<Inner: HTTPTransport>: HTTPTransport {
         let inner: Inner
-        func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-            -> HTTPResponseHead
+        func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+            -> ResponseHead
         { try await inner.send(request, context: context, sink: sink) }
     }
 
     /// A wrapper that is cuttable, whatever it wraps.
     struct CuttableWrapper<Inner: HTTPTransport>: CuttableTransport {
         let inner: Inner
-        func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-            -> HTTPResponseHead
+        func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+            -> ResponseHead
         { try await inner.send(request, context: context, sink: sink) }
     }
 

@@ -11,8 +11,8 @@ struct DecodingFailureMessageTests {
     func response(_ json: String) -> EndpointResponse<Data> {
         let data = Data(json.utf8)
         return EndpointResponse(
-            value: data, statusCode: 422, headers: HTTPHeaders(), data: data,
-            request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
+            value: data, statusCode: 422, headers: HeaderFields(), data: data,
+            request: OutgoingRequest(url: URL(fileURLWithPath: "/")), url: nil)
     }
 
     func reason(decoding json: String, as type: (some Decodable).Type) -> String? {
@@ -55,7 +55,7 @@ struct DecodingFailureMessageTests {
     /// The same rule through `request(type:)`: a body's dictionary key is not in the error.
     @Test func aDictionaryKeyIsNeverQuotedByRequest() async {
         let endpoint = TestEndpoint(
-            transport: ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data(#"{"sk_live_SECRET": "x"}"#.utf8)) })
+            transport: ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data(#"{"sk_live_SECRET": "x"}"#.utf8)) })
         guard case .failure(.decodingFailed(_, let text)) = await endpoint.request(type: [String: Int].self) else {
             Issue.record("expected .decodingFailed")
             return

@@ -11,11 +11,11 @@ struct DownloadWithoutHeadTests {
     struct HeadlessTransport: HTTPTransport {
         let status: Int
         let body: Data
-        func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-            -> HTTPResponseHead
+        func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+            -> ResponseHead
         {
             if !body.isEmpty { try sink.write(body) }
-            return HTTPResponseHead(statusCode: status, url: request.url)
+            return ResponseHead(statusCode: status, url: request.url)
         }
     }
 
@@ -63,7 +63,7 @@ struct DownloadWithoutHeadTests {
     @Test func completionHandlerReceivesTheFileOnTheGivenQueue() async throws {
         let target = destination()
         defer { try? FileManager.default.removeItem(at: target) }
-        let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data("payload".utf8)) }
+        let transport = ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data("payload".utf8)) }
         let queue = DispatchQueue(label: "DownloadWithoutHeadTests.completion")
         let key = DispatchSpecificKey<Bool>()
         queue.setSpecific(key: key, value: true)

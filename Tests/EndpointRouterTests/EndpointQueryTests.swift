@@ -36,7 +36,7 @@ struct EndpointQueryTests {
         let sent = Locked(0)
         let transport = ClosureTransport { _ in
             sent.withLock { $0 += 1 }
-            return HTTPResponse(statusCode: 200)
+            return IncomingResponse(statusCode: 200)
         }
         let result = await TestEndpoint(endpoint: "items/\(Self.value)", transport: transport).request(type: Data.self)
         #expect(result.failure == .delimiterInEndpoint("?"))

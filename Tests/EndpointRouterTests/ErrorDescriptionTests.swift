@@ -59,8 +59,8 @@ struct ErrorDescriptionTests {
         let url = try #require(URL(string: "https://user:hunter2@api.example.com/v1/login?api_key=K3Y&token=T0K"))
         let body = Data(#"{"password":"hunter2"}"#.utf8)
         let response = EndpointResponse(
-            value: body, statusCode: 401, headers: HTTPHeaders(), data: body,
-            request: HTTPRequest(url: url), url: url)
+            value: body, statusCode: 401, headers: HeaderFields(), data: body,
+            request: OutgoingRequest(url: url), url: url)
         let error = HTTPClientError.unacceptableStatusCode(response)
         #expect(
             error.description == "https://<redacted>@api.example.com/v1/login?api_key=<redacted>&token=<redacted> answered "
@@ -71,7 +71,7 @@ struct ErrorDescriptionTests {
 
     @Test func unacceptableStatusThroughThePipeline() async {
         let transport = ClosureTransport { request in
-            HTTPResponse(statusCode: 403, body: Data(#"{"password":"hunter2"}"#.utf8), url: request.url)
+            IncomingResponse(statusCode: 403, body: Data(#"{"password":"hunter2"}"#.utf8), url: request.url)
         }
         let result = await TestEndpoint(endpoint: "login", parameters: ["api_key": "K3Y", "token": "T0K"], transport: transport)
             .request(type: Data.self)
@@ -82,16 +82,16 @@ struct ErrorDescriptionTests {
     @Test func emptyBodyIsNotMentioned() {
         let url = URL(string: "https://api.example.com/x")
         let response = EndpointResponse(
-            value: Data(), statusCode: 500, headers: HTTPHeaders(), data: Data(),
-            request: HTTPRequest(url: url ?? fixturesDirectory), url: url)
+            value: Data(), statusCode: 500, headers: HeaderFields(), data: Data(),
+            request: OutgoingRequest(url: url ?? fixturesDirectory), url: url)
         #expect(HTTPClientError.unacceptableStatusCode(response).description == "https://api.example.com/x answered with status 500.")
     }
 
     @Test func decodingFailureShowsNoBody() async {
-        let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data(#"{"password":"hunter2"}"#.utf8)) }
+        let transport = ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data(#"{"password":"hunter2"}"#.utf8)) }
         let wrongShape = await TestEndpoint(endpoint: "x", transport: transport).request(type: [Int].self)
         Self.expectNoSecret(wrongShape.failure)
-        let notJSON = ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data("token T0K hunter2".utf8)) }
+        let notJSON = ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data("token T0K hunter2".utf8)) }
         let corrupt = await TestEndpoint(endpoint: "x", transport: notJSON).request(type: [Int].self)
         Self.expectNoSecret(corrupt.failure)
     }
@@ -108,13 +108,13 @@ struct ErrorDescriptionTests {
 
     @Test func requestCheckShowsNoCredentialsOrQueryValues() async {
         struct Rewrite: HTTPMiddleware {
-            func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+            func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
                 var request = request
                 request.url = URL(string: "ftp://user:hunter2@files.example.com/x?api_key=K3Y") ?? request.url
                 return try await next(request, context)
             }
         }
-        let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200) }
+        let transport = ClosureTransport { _ in IncomingResponse(statusCode: 200) }
         let result = await TestEndpoint(endpoint: "x", transport: transport, middlewares: [Rewrite()]).request(type: Data.self)
         guard case .badURL = result.failure else {
             Issue.record("expected .badURL, got \(String(describing: result.failure))")
@@ -127,9 +127,9 @@ struct ErrorDescriptionTests {
         for location in ["http://user:hunter2@api.example.com/next?code=K3Y", "http://[not a url?code=T0K"] {
             let transport = ClosureTransport { request in
                 if request.url.path == "/start" {
-                    return HTTPResponse(statusCode: 302, headers: ["Location": location], url: request.url)
+                    return IncomingResponse(statusCode: 302, headers: ["Location": location], url: request.url)
                 }
-                return HTTPResponse(statusCode: 200)
+                return IncomingResponse(statusCode: 200)
             }
             let result = await TestEndpoint(endpoint: "start", parameters: ["token": "s3cr3t"], transport: transport)
                 .request(type: Data.self)

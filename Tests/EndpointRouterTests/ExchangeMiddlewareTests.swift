@@ -3,16 +3,16 @@ import Testing
 
 @testable import EndpointRouter
 
-/// `RequestContext.exchangeMiddleware`: what a middleware sets to see every request actually sent,
+/// `CallContext.exchangeMiddleware`: what a middleware sets to see every request actually sent,
 /// redirect hops included, which the middleware chain itself never sees.
-@Suite("RequestContext.exchangeMiddleware: run around each request sent")
+@Suite("CallContext.exchangeMiddleware: run around each request sent")
 struct ExchangeMiddlewareTests {
     /// Marks each request it sees with `X-Sent: <name> <n>` and records its URL.
     struct Marker: HTTPMiddleware {
         let name: String
         let seen = Locked<[String]>([])
 
-        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
             let count = seen.withLock { seen in
                 seen.append(request.url.path)
                 return seen.count
@@ -27,7 +27,7 @@ struct ExchangeMiddlewareTests {
     struct Installer: HTTPMiddleware {
         let marker: Marker
 
-        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
             var context = context
             context.exchangeMiddleware = marker
             return try await next(request, context)

@@ -17,13 +17,13 @@ struct FileBodyAccountingTests {
         let metrics = Locked<[CallMetrics]>([])
         let lines = Locked<[String]>([])
         let transport = ClosureTransport { request in
-            HTTPResponse(statusCode: 200, body: Data(repeating: 1, count: 12_345), url: request.url)
+            IncomingResponse(statusCode: 200, body: Data(repeating: 1, count: 12_345), url: request.url)
         }
         let endpoint = TestEndpoint(
             endpoint: "files/1", method: .put, body: .file(upload, contentType: "application/octet-stream"),
             transport: transport,
             middlewares: [
-                MetricsMiddleware { report in metrics.withLock { $0.append(report) } },
+                CallMetricsMiddleware { report in metrics.withLock { $0.append(report) } },
                 LoggingMiddleware(sink: LogSink { _, message, _ in lines.withLock { $0.append(message) } }),
             ])
         let response = try await endpoint.download(to: target).get()
@@ -46,8 +46,8 @@ struct FileBodyAccountingTests {
                 error: error, attempts: 1, bytesSent: 0, bytesReceived: 0)
         }
         let rejected = EndpointResponse<Data>(
-            value: Data(), statusCode: 503, headers: HTTPHeaders(), data: Data(),
-            request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
+            value: Data(), statusCode: 503, headers: HeaderFields(), data: Data(),
+            request: OutgoingRequest(url: URL(fileURLWithPath: "/")), url: nil)
         #expect(report(status: 204, error: nil).outcome == "204")
         #expect(report(status: nil, error: .unacceptableStatusCode(rejected)).outcome == "503")
         #expect(report(status: nil, error: .timedOut).outcome == "timedOut")

@@ -58,8 +58,8 @@ struct HMACSHA256Tests {
         #expect(HMACSHA256.hex(HMACSHA256.authenticationCode(key: key, message: message)) == expected)
     }
 
-    static func request(_ headers: [String: String]) throws -> HTTPRequest {
-        var request = HTTPRequest(method: .get, url: try #require(URL(string: "https://api.example.com/me")))
+    static func request(_ headers: [String: String]) throws -> OutgoingRequest {
+        var request = OutgoingRequest(method: .get, url: try #require(URL(string: "https://api.example.com/me")))
         for (name, value) in headers { request.headers[name] = value }
         return request
     }

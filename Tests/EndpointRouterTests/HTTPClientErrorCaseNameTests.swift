@@ -11,8 +11,8 @@ import Testing
 @Suite("HTTPClientError.caseName")
 struct HTTPClientErrorCaseNameTests {
     static let response = EndpointResponse<Data>(
-        value: Data("secret body".utf8), statusCode: 503, headers: HTTPHeaders(), data: Data("secret body".utf8),
-        request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
+        value: Data("secret body".utf8), statusCode: 503, headers: HeaderFields(), data: Data("secret body".utf8),
+        request: OutgoingRequest(url: URL(fileURLWithPath: "/")), url: nil)
 
     static let rows: [(HTTPClientError, String)] = [
         (.badURL("token=secret"), "badURL"),

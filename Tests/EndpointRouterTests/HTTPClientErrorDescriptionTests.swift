@@ -8,8 +8,8 @@ import Testing
 struct HTTPClientErrorDescriptionTests {
     func rejected(_ body: String) -> EndpointResponse<Data> {
         EndpointResponse(
-            value: Data(body.utf8), statusCode: 503, headers: HTTPHeaders(), data: Data(body.utf8),
-            request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
+            value: Data(body.utf8), statusCode: 503, headers: HeaderFields(), data: Data(body.utf8),
+            request: OutgoingRequest(url: URL(fileURLWithPath: "/")), url: nil)
     }
 
     @Test func authorizationFailedCarriesItsReason() {

@@ -29,8 +29,8 @@ struct HeaderComparisonTests {
         }
     }
 
-    /// `HTTPHeaders.dictionary` and `urlRequest` as they were: a dictionary keyed by lower-cased names.
-    static func referenceMerge(_ fields: [HTTPHeaders.Field], separator: String) -> [String: String] {
+    /// `HeaderFields.dictionary` and `urlRequest` as they were: a dictionary keyed by lower-cased names.
+    static func referenceMerge(_ fields: [HeaderFields.Field], separator: String) -> [String: String] {
         var result: [String: String] = [:]
         var canonical: [String: String] = [:]
         for field in fields {
@@ -51,7 +51,7 @@ struct HeaderComparisonTests {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             // Up to 40 fields, so that both the in-place comparison and the hashing path run.
             let count = Int(state >> 58) % 41
-            var headers = HTTPHeaders()
+            var headers = HeaderFields()
             var generator = state
             for index in 0..<count {
                 generator = generator &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -64,7 +64,7 @@ struct HeaderComparisonTests {
     }
 
     @Test func nonASCIINamesStillMatchTheirOtherCasing() {
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(name: "Ünicode", value: "1")
         headers.add(name: "\u{212A}", value: "kelvin")
         #expect(headers["ünicode"] == "1")
@@ -90,7 +90,7 @@ struct HeaderComparisonTests {
         }
         #expect(message.contains("set by the transport"))
         #expect(throws: HTTPClientError.self) {
-            try RequestChecks.checkHeaders(HTTPHeaders([HTTPHeaders.Field(name: name, value: "1")]))
+            try RequestChecks.checkHeaders(HeaderFields([HeaderFields.Field(name: name, value: "1")]))
         }
     }
 
@@ -112,8 +112,8 @@ struct HeaderComparisonTests {
 
     @Test func urlRequestCarriesEveryMethod() throws {
         let url = try #require(URL(string: "https://api.example.com/x"))
-        for method in HTTPMethod.allCases {
-            let request = HTTPRequest(method: method, url: url).urlRequest
+        for method in RequestMethod.allCases {
+            let request = OutgoingRequest(method: method, url: url).urlRequest
             #expect(request.httpMethod == method.rawValue)
             #expect(request.httpBody == nil)
         }
@@ -121,11 +121,11 @@ struct HeaderComparisonTests {
 
     @Test func urlRequestMergesRepeatsUnderTheFirstCasing() throws {
         let url = try #require(URL(string: "https://api.example.com/x"))
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for (name, value) in [("Accept", "a"), ("X-B", "1"), ("ACCEPT", "b"), ("x-b", "2"), ("accept", "c"), ("X-C", "3")] {
             headers.add(name: name, value: value)
         }
-        let request = HTTPRequest(url: url, headers: headers).urlRequest
+        let request = OutgoingRequest(url: url, headers: headers).urlRequest
         #expect(request.allHTTPHeaderFields == ["Accept": "a,b,c", "X-B": "1,2", "X-C": "3"])
     }
 }

@@ -74,16 +74,16 @@ struct HeaderTests {
 
     @Test(arguments: announcedLengths)
     func expectedBodyLengthIsALoneLengthOfAnUnencodedBody(fields: [(String, String)], expected: Int64?) {
-        let head = HTTPResponseHead(statusCode: 200, headers: HTTPHeaders(fields.map { HTTPHeaders.Field(name: $0.0, value: $0.1) }))
+        let head = ResponseHead(statusCode: 200, headers: HeaderFields(fields.map { HeaderFields.Field(name: $0.0, value: $0.1) }))
         #expect(head.expectedBodyLength == expected)
     }
 
     /// A transport skips its own header check only for the very headers the pipeline checked: any
     /// other list, or a context made outside the pipeline, is checked in full.
     @Test func aTransportTrustsOnlyTheHeadersThePipelineChecked() throws {
-        let hostile = HTTPHeaders([HTTPHeaders.Field(name: "X-Token", value: "ok\r\nX-Injected: 1")])
-        let clean = HTTPHeaders([HTTPHeaders.Field(name: "X-Token", value: "ok")])
-        func refusal(_ context: RequestContext) -> HTTPClientError? {
+        let hostile = HeaderFields([HeaderFields.Field(name: "X-Token", value: "ok\r\nX-Injected: 1")])
+        let clean = HeaderFields([HeaderFields.Field(name: "X-Token", value: "ok")])
+        func refusal(_ context: CallContext) -> HTTPClientError? {
             do throws(HTTPClientError) {
                 try RequestChecks.checkHeaders(hostile, in: context)
                 return nil
@@ -95,7 +95,7 @@ struct HeaderTests {
             guard case .invalidHeader(let message) = error else { return false }
             return message.contains("line break")
         }
-        var context = RequestContext(endpointName: "x", deadline: .now + .seconds(5))
+        var context = CallContext(endpointName: "x", deadline: .now + .seconds(5))
         #expect(context.checkedHeaders == nil)
         #expect(isInvalidHeader(refusal(context)))
         context.checkedHeaders = clean
@@ -105,10 +105,10 @@ struct HeaderTests {
 
     /// The pipeline hands a transport the headers it checked, so a transport's second pass is skipped.
     @Test func thePipelineHandsTheTransportTheHeadersItChecked() async throws {
-        let seen = Locked<[HTTPHeaders?]>([])
+        let seen = Locked<[HeaderFields?]>([])
         let transport = ClosureTransport(withContext: { request, context in
             seen.withLock { $0.append(context.checkedHeaders == request.headers ? context.checkedHeaders : nil) }
-            return HTTPResponse(statusCode: 200, body: Data("{}".utf8))
+            return IncomingResponse(statusCode: 200, body: Data("{}".utf8))
         })
         let endpoint = TestEndpoint(host: "https://api.example.com", endpoint: "a", headers: ["X-Token": "ok"], transport: transport)
         #expect(await endpoint.request(type: Data.self).failure == nil)
@@ -118,7 +118,7 @@ struct HeaderTests {
     }
 
     @Test func httpHeadersIsOrderedMultiValueAndCaseInsensitive() {
-        var headers: HTTPHeaders = ["Set-Cookie": "a=1", "Content-Type": "application/json"]
+        var headers: HeaderFields = ["Set-Cookie": "a=1", "Content-Type": "application/json"]
         headers.add(name: "set-cookie", value: "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
         #expect(headers["content-type"] == "application/json")
         #expect(headers["SET-COOKIE"] == "a=1, b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT")

@@ -78,7 +78,7 @@ struct HostileNumberTests {
                         let ceiling = policy.backoffCeiling(beforeRetry: retry)
                         let backoff = policy.backoff(beforeRetry: retry)
                         #expect(ceiling >= .zero && backoff >= .zero && backoff <= ceiling)
-                        let failure = Result<HTTPResponse, HTTPClientError>.failure(.transport(URLError(.timedOut)))
+                        let failure = Result<IncomingResponse, HTTPClientError>.failure(.transport(URLError(.timedOut)))
                         if let delay = policy.delay(after: failure, attempt: retry) { #expect(delay >= .zero) }
                     }
                 }
@@ -98,7 +98,7 @@ struct HostileNumberTests {
     /// A body limit of zero or less refuses any body; the error names the limit as 0.
     @Test(arguments: [0, -1, Int.min])
     func aResponseSizeLimitOfZeroOrLessRefusesTheBody(_ limit: Int) async {
-        var endpoint = TestEndpoint(transport: ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data("x".utf8)) })
+        var endpoint = TestEndpoint(transport: ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data("x".utf8)) })
         endpoint.maxResponseSize = limit
         #expect(await endpoint.request(type: Data.self).failure == .responseTooLarge(limit: 0))
     }
@@ -109,7 +109,7 @@ struct HostileNumberTests {
             #expect(try await ResponseStreamTests.endpoint(transport).events().collect(upTo: count).isEmpty)
         }
         #expect(transport.requests.isEmpty)
-        let pagesTransport = ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data("[1]".utf8)) }
+        let pagesTransport = ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data("[1]".utf8)) }
         for count in [Int.min, -1, 0] {
             var pages = 0
             for try await _ in TestEndpoint(transport: pagesTransport).pages(of: [Int].self, maxPages: count) { pages += 1 }
@@ -138,13 +138,13 @@ struct HostileNumberTests {
                 #expect(fraction.map { (0...1).contains($0) } ?? true, "\(completed)/\(String(describing: expected))")
             }
         }
-        let context = RequestContext(endpointName: "x", attempt: .min, deadline: .now - .seconds(1_000_000))
+        let context = CallContext(endpointName: "x", attempt: .min, deadline: .now - .seconds(1_000_000))
         #expect(context.remainingTime <= .zero)
     }
 
     @Test(arguments: [Int.min, -1, 0, 99, 600, .max])
     func anyStatusCodeATransportReportsIsATypedAnswer(_ status: Int) async {
-        let endpoint = TestEndpoint(transport: ClosureTransport { _ in HTTPResponse(statusCode: status, body: Data("{}".utf8)) })
+        let endpoint = TestEndpoint(transport: ClosureTransport { _ in IncomingResponse(statusCode: status, body: Data("{}".utf8)) })
         switch await endpoint.request(type: EmptyResponse.self) {
         case .failure(.unacceptableStatusCode(let response)): #expect(response.statusCode == status)
         case let other: Issue.record("status \(status): \(other)")

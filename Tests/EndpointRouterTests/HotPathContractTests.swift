@@ -14,7 +14,7 @@ struct HotPathContractTests {
 
         var host: String { "https://api.example.com" }
         var endpoint: String { "x" }
-        var transport: any HTTPTransport { ClosureTransport { _ in HTTPResponse(statusCode: 200) } }
+        var transport: any HTTPTransport { ClosureTransport { _ in IncomingResponse(statusCode: 200) } }
         var middlewares: [any HTTPMiddleware] { [NameProbe.shared] }
     }
 
@@ -24,7 +24,7 @@ struct HotPathContractTests {
         var host: String { "https://api.example.com" }
         var endpoint: String { "x" }
         var endpointName: String { "v2/" + Plain.list.endpointName }
-        var transport: any HTTPTransport { ClosureTransport { _ in HTTPResponse(statusCode: 200) } }
+        var transport: any HTTPTransport { ClosureTransport { _ in IncomingResponse(statusCode: 200) } }
         var middlewares: [any HTTPMiddleware] { [NameProbe.shared] }
     }
 
@@ -38,7 +38,7 @@ struct HotPathContractTests {
             Self.reads.withLock { $0 += 1 }
             return "billing.invoice"
         }
-        var transport: any HTTPTransport { ClosureTransport { _ in HTTPResponse(statusCode: 200) } }
+        var transport: any HTTPTransport { ClosureTransport { _ in IncomingResponse(statusCode: 200) } }
         var middlewares: [any HTTPMiddleware] { [NameProbe.shared] }
     }
 
@@ -46,7 +46,7 @@ struct HotPathContractTests {
     final class NameProbe: HTTPMiddleware {
         static let shared = NameProbe()
         let names = Locked<[String]>([])
-        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
             let first = context.endpointName
             let second = context.endpointName
             names.withLock { $0.append(first == second ? first : "\(first) then \(second)") }
@@ -86,7 +86,7 @@ struct HotPathContractTests {
     @Test func aMiddlewareCalledAgainCountsItsOwnAttempts() async throws {
         let seen = Locked<[String]>([])
         _ = try await TestEndpoint(
-            endpoint: "x", transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },
+            endpoint: "x", transport: ClosureTransport { _ in IncomingResponse(statusCode: 200) },
             middlewares: [
                 Serialized.PipelineTests.Repeat(times: 2), Serialized.PipelineTests.Repeat(times: 2),
                 Serialized.PipelineTests.Observe(seen: seen, label: "b"),
@@ -140,7 +140,7 @@ extension Serialized {
 
         struct Stuck: HTTPMiddleware {
             let parked: Parked
-            func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+            func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
                 defer { parked.finishedOne() }
                 await parked.park()
                 return try await next(request, context)
@@ -149,7 +149,7 @@ extension Serialized {
 
         func endpoint(_ parked: Parked, timeout: TimeInterval = 60) -> TestEndpoint {
             TestEndpoint(
-                endpoint: "x", timeout: timeout, transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },
+                endpoint: "x", timeout: timeout, transport: ClosureTransport { _ in IncomingResponse(statusCode: 200) },
                 middlewares: [Stuck(parked: parked)])
         }
 

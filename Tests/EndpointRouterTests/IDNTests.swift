@@ -111,7 +111,7 @@ struct IDNTests {
         let seen = Locked<String?>(nil)
         let transport = ClosureTransport { request in
             seen.withLock { $0 = request.url.host }
-            return HTTPResponse(statusCode: 204)
+            return IncomingResponse(statusCode: 204)
         }
         let result = await TestEndpoint(host: "https://bücher.example", endpoint: "x", transport: transport).request(
             type: EmptyResponse.self)

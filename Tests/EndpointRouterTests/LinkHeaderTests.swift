@@ -93,7 +93,7 @@ struct LinkHeaderTests {
         let transport = ClosureTransport { request in
             requests.withLock { $0 += 1 }
             let link = #"</page/2>; anchor="https://other.example/"; rel="next""#
-            return HTTPResponse(
+            return IncomingResponse(
                 statusCode: 200, headers: ["Content-Type": "application/json", "Link": link], body: Data("[1]".utf8), url: request.url)
         }
         let endpoint = TestEndpoint(host: "https://x.test", endpoint: "items", timeout: 5, transport: transport)
@@ -113,7 +113,7 @@ struct LinkHeaderTests {
     }
 
     @Test func readsEveryLinkFieldOfTheHeaders() {
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(name: "Link", value: #"<https://x.test/1>; rel="prev""#)
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "link", value: #"<https://x.test/3>; rel="next", <https://x.test/9>; rel="last""#)

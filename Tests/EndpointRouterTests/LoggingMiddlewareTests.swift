@@ -40,7 +40,7 @@ struct LoggingMiddlewareTests {
 
     static func echoing(status: Int = 200) -> ClosureTransport {
         ClosureTransport { _ in
-            HTTPResponse(statusCode: status, headers: ["Set-Cookie": "sid=setcookie-SECRET-11"], body: Data("{\"ok\":true}".utf8))
+            IncomingResponse(statusCode: status, headers: ["Set-Cookie": "sid=setcookie-SECRET-11"], body: Data("{\"ok\":true}".utf8))
         }
     }
 
@@ -65,7 +65,7 @@ struct LoggingMiddlewareTests {
         request.url = try #require(
             URL(string: "https://user-SECRET-8:pass-SECRET-9@api.example.com/v1/login?ACCESS_TOKEN=query-SECRET-5&page=2"))
         _ = try await logger.intercept(request, context: testContext(endpoint: "AuthAPI.login")) { request, _ throws(HTTPClientError) in
-            HTTPResponse(
+            IncomingResponse(
                 statusCode: 201, headers: ["Set-Cookie": "sid=setcookie-SECRET-11"], body: Data("{\"ok\":true}".utf8), url: request.url)
         }
         let messages = collector.messages
@@ -88,14 +88,15 @@ struct LoggingMiddlewareTests {
     @Test func theCURLCommandIsRedactedAndQuotedForTheShell() async throws {
         let collector = Collector()
         let logger = LoggingMiddleware(redaction: Self.redaction, curl: true, sink: collector.sink)
-        let request = HTTPRequest(
+        let request = OutgoingRequest(
             method: .put, url: try #require(URL(string: "https://user-SECRET-8@api.example.com/notes?access_token=query-SECRET-5")),
             headers: [
                 "Authorization": "Bearer bearer-SECRET-1", "X-Note": "it's; $(rm -rf /) `x`",
                 "Content-Type": "application/x-www-form-urlencoded",
             ],
             body: .data(Data("title=a%27b&Password=form-SECRET-10&access%5Ftoken=query-SECRET-5".utf8)))
-        _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in HTTPResponse(statusCode: 204) }
+        _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in IncomingResponse(statusCode: 204)
+        }
         let command = try #require(collector.messages.first { $0.hasPrefix("curl ") })
         collector.expectNoSecrets()
         // The shell must see each argument exactly as meant: run it with printf instead of curl.
@@ -114,7 +115,7 @@ struct LoggingMiddlewareTests {
     @Test func theDefaultsRedactCredentialLookingHeadersAndQueryKeys() async throws {
         let collector = Collector()
         let logger = LoggingMiddleware(includesHeaders: true, includesBodies: true, curl: true, sink: collector.sink)
-        let request = HTTPRequest(
+        let request = OutgoingRequest(
             method: .post,
             url: try #require(
                 URL(string: "https://api.example.com/v1/x?api_key=query-SECRET-5&X-Goog-Signature=json-SECRET-6&sig=nested-SECRET-7&page=2")
@@ -124,7 +125,8 @@ struct LoggingMiddlewareTests {
                 "Content-Type": "application/x-www-form-urlencoded",
             ],
             body: .data(Data("client_secret=form-SECRET-10&grant_type=client_credentials".utf8)))
-        _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in HTTPResponse(statusCode: 204) }
+        _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in IncomingResponse(statusCode: 204)
+        }
         #expect(collector.expectNoSecrets() > 5)
         let requestLine = try #require(collector.messages.first)
         #expect(requestLine.contains("x?api_key=<redacted>&X-Goog-Signature=<redacted>&sig=<redacted>&page=2"))
@@ -139,10 +141,11 @@ struct LoggingMiddlewareTests {
         let collector = Collector()
         let logger = LoggingMiddleware(
             redaction: Redaction(revealing: ["Idempotency-Key", "session"]), includesHeaders: true, curl: true, sink: collector.sink)
-        let request = HTTPRequest(
+        let request = OutgoingRequest(
             url: try #require(URL(string: "https://api.example.com/x?session=s-1&token=query-SECRET-5")),
             headers: ["Idempotency-Key": "idem-1", "Authorization": "Bearer bearer-SECRET-1"])
-        _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in HTTPResponse(statusCode: 204) }
+        _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in IncomingResponse(statusCode: 204)
+        }
         collector.expectNoSecrets()
         #expect(collector.messages.first?.contains("Idempotency-Key: idem-1") == true)
         #expect(collector.messages.first?.contains("?session=s-1&token=<redacted>") == true)
@@ -152,10 +155,11 @@ struct LoggingMiddlewareTests {
     @Test func aBodyThatCannotBeRedactedIsNotWritten() async throws {
         let collector = Collector()
         let logger = LoggingMiddleware(redaction: Self.redaction, includesBodies: true, curl: true, sink: collector.sink)
-        let request = HTTPRequest(
+        let request = OutgoingRequest(
             method: .post, url: try #require(URL(string: "https://api.example.com/raw")),
             headers: ["Content-Type": "text/plain"], body: .data(Data("password=form-SECRET-10".utf8)))
-        _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in HTTPResponse(statusCode: 200) }
+        _ = try await logger.intercept(request, context: testContext()) { _, _ throws(HTTPClientError) in IncomingResponse(statusCode: 200)
+        }
         collector.expectNoSecrets()
         #expect(collector.messages.first?.contains("body 23 bytes") == true)
         #expect(collector.messages.contains { $0.contains("# body of 23 bytes left out") })
@@ -166,7 +170,7 @@ struct LoggingMiddlewareTests {
         let logger = LoggingMiddleware(redaction: Self.redaction, sink: collector.sink)
         let url = try #require(URL(string: "https://api.example.com/x?access_token=query-SECRET-5"))
         let result = await Deadline.capture { () throws(HTTPClientError) in
-            try await logger.intercept(HTTPRequest(url: url), context: testContext()) { _, _ throws(HTTPClientError) in
+            try await logger.intercept(OutgoingRequest(url: url), context: testContext()) { _, _ throws(HTTPClientError) in
                 throw .transport(URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "failed for \(url)"]))
             }
         }

@@ -8,8 +8,8 @@ struct MiddlewareEndpoint: HTTPClient, Sendable {
     var host: String
     var endpoint: String
     var headers: [String: String]?
-    var method: HTTPMethod = .get
-    var body: RequestBody?
+    var method: RequestMethod = .get
+    var body: EndpointBody?
     var query: [String: String]?
     var timeout: TimeInterval? = 10
     var transport: any HTTPTransport = DefaultTransport.shared

@@ -6,8 +6,8 @@ import Foundation
 struct OptionedEndpoint: HTTPClient {
     var host: String
     var endpoint = "items"
-    var method: HTTPMethod = .get
-    var body: RequestBody?
+    var method: RequestMethod = .get
+    var body: EndpointBody?
     var timeout: TimeInterval? = 10
     var transport: any HTTPTransport = DefaultTransport.shared
     var middlewares: [any HTTPMiddleware] = []

@@ -11,7 +11,7 @@ import Testing
 struct MiddlewareTests {
     struct Tag: HTTPMiddleware {
         let name: String
-        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
             var request = request
             let trail = request.headers["X-Trail"].map { $0 + "," } ?? ""
             request.headers["X-Trail"] = trail + name
@@ -23,7 +23,7 @@ struct MiddlewareTests {
 
     /// Retries once on a 503, as a retry middleware would.
     struct RetryOnce: HTTPMiddleware {
-        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
             let first = try await next(request, context)
             return first.statusCode == 503 ? try await next(request, context) : first
         }
@@ -31,7 +31,7 @@ struct MiddlewareTests {
 
     @Test func runsInOrderOneWayAndBack() async throws {
         let transport = ClosureTransport { request in
-            HTTPResponse(statusCode: 200, body: Data((request.headers["X-Trail"] ?? "").utf8))
+            IncomingResponse(statusCode: 200, body: Data((request.headers["X-Trail"] ?? "").utf8))
         }
         let response = try await TestEndpoint(endpoint: "x", transport: transport, middlewares: [Tag(name: "a"), Tag(name: "b")])
             .response(type: String.self).get()
@@ -46,7 +46,7 @@ struct MiddlewareTests {
                 count += 1
                 return count
             }
-            return HTTPResponse(statusCode: call == 1 ? 503 : 200, body: Data("\(call)".utf8))
+            return IncomingResponse(statusCode: call == 1 ? 503 : 200, body: Data("\(call)".utf8))
         }
         let value = try await TestEndpoint(endpoint: "x", transport: transport, middlewares: [RetryOnce()])
             .request(type: String.self).get()
@@ -54,8 +54,8 @@ struct MiddlewareTests {
     }
 
     @Test func taskLocalOverrideReplacesTheEndpointTransport() async throws {
-        let override = ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data("override".utf8)) }
-        let own = ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data("own".utf8)) }
+        let override = ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data("override".utf8)) }
+        let own = ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data("own".utf8)) }
         let endpoint = TestEndpoint(endpoint: "x", transport: own)
         let inside = await TransportOverride.$current.withValue(override) {
             await endpoint.request(type: String.self)

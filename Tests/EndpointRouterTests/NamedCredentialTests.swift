@@ -19,15 +19,15 @@ struct NamedCredentialTests {
     /// Answers 200 with the credential it saw reversed (or "none"), cacheable for a minute: the body
     /// tells users apart without holding the secret itself, which the cache would rightly store.
     final class KeyEcho: Sendable {
-        private let received = Locked<[HTTPRequest]>([])
-        var requests: [HTTPRequest] { received.withLock { $0 } }
+        private let received = Locked<[OutgoingRequest]>([])
+        var requests: [OutgoingRequest] { received.withLock { $0 } }
 
         var transport: ClosureTransport {
             ClosureTransport { [self] request in
                 received.withLock { $0.append(request) }
                 let key = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "api_key" }?.value
                 let answer = (key ?? request.headers["X-API-Key"]).map { String($0.reversed()) } ?? "none"
-                return HTTPResponse(
+                return IncomingResponse(
                     statusCode: 200, headers: ["Cache-Control": "max-age=60", "Content-Type": "text/plain"],
                     body: Data(answer.utf8), url: request.url)
             }

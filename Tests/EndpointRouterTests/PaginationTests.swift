@@ -164,7 +164,7 @@ struct PaginationTests {
         let sent = Counter()
         let transport = ClosureTransport { request in
             sent.increment()
-            return HTTPResponse(
+            return IncomingResponse(
                 statusCode: 200,
                 headers: ["Content-Type": "application/json", "Link": #"<http://api.example.com/items?page=2>; rel="next""#],
                 body: Data("[1]".utf8), url: request.url)
@@ -313,7 +313,7 @@ struct PaginationTests {
         let stub = ClosureTransport { request in
             sent.increment()
             let cursor = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first?.value
-            return HTTPResponse(
+            return IncomingResponse(
                 statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(Self.feedPage(cursor: cursor).utf8),
                 url: request.url)
         }

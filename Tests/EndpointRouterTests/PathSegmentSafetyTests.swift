@@ -144,7 +144,7 @@ struct PathSegmentSafetyTests {
         let sent = Locked(0)
         let transport = ClosureTransport { _ in
             sent.withLock { $0 += 1 }
-            return HTTPResponse(statusCode: 200)
+            return IncomingResponse(statusCode: 200)
         }
         let result = await TestEndpoint(endpoint: "users/\(segment: "../admin")/profile", transport: transport)
             .request(type: Data.self)

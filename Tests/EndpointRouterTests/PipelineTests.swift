@@ -14,7 +14,7 @@ extension Serialized {
             var host: String { "https://api.example.com" }
             var endpoint: String { "x" }
             var transport: any HTTPTransport {
-                ClosureTransport { _ in HTTPResponse(statusCode: 200) }
+                ClosureTransport { _ in IncomingResponse(statusCode: 200) }
             }
         }
 
@@ -28,7 +28,7 @@ extension Serialized {
         struct Observe: HTTPMiddleware {
             let seen: Locked<[String]>
             let label: String
-            func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+            func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
                 seen.withLock { $0.append("\(label):\(context.endpointName):\(context.attempt)") }
                 return try await next(request, context)
             }
@@ -36,7 +36,7 @@ extension Serialized {
 
         struct Repeat: HTTPMiddleware {
             let times: Int
-            func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+            func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
                 var last = try await next(request, context)
                 for _ in 1..<times { last = try await next(request, context) }
                 return last
@@ -45,7 +45,7 @@ extension Serialized {
 
         @Test func contextCarriesEndpointAndAttemptDownTheChain() async throws {
             let seen = Locked<[String]>([])
-            let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200) }
+            let transport = ClosureTransport { _ in IncomingResponse(statusCode: 200) }
             _ = try await TestEndpoint(
                 endpoint: "x", transport: transport,
                 middlewares: [Observe(seen: seen, label: "a"), Repeat(times: 3), Observe(seen: seen, label: "b")]
@@ -56,12 +56,12 @@ extension Serialized {
 
         @Test func transportSeesTheDeadlineOfTheWholeCall() async throws {
             let remaining = Locked<Duration?>(nil)
-            let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200) }
+            let transport = ClosureTransport { _ in IncomingResponse(statusCode: 200) }
             struct Capture: HTTPTransport {
                 let remaining: Locked<Duration?>
                 let inner: ClosureTransport
-                func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-                    -> HTTPResponseHead
+                func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+                    -> ResponseHead
                 {
                     remaining.withLock { $0 = context.remainingTime }
                     return try await inner.send(request, context: context, sink: sink)
@@ -77,7 +77,7 @@ extension Serialized {
 
         struct SleepFirst: HTTPMiddleware {
             let seconds: Double
-            func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+            func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
                 try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
                 return try await next(request, context)
             }
@@ -86,7 +86,7 @@ extension Serialized {
         /// Ignores cancellation on purpose (it waits for a detached task, which cancellation does not
         /// reach): the caller must get `.timedOut` or `.cancelled` on time anyway.
         struct StubbornSleep: HTTPMiddleware {
-            func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+            func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
                 await Task.detached { try? await Task.sleep(nanoseconds: 3_000_000_000) }.value
                 return try await next(request, context)
             }
@@ -103,7 +103,7 @@ extension Serialized {
                 var result: Result<EmptyResponse, HTTPClientError>?
                 let elapsed = await Self.elapsed {
                     result = await TestEndpoint(
-                        endpoint: "x", timeout: 1, transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },
+                        endpoint: "x", timeout: 1, transport: ClosureTransport { _ in IncomingResponse(statusCode: 200) },
                         middlewares: [middleware]
                     ).request(type: EmptyResponse.self)
                 }
@@ -118,7 +118,7 @@ extension Serialized {
             let slow = ClosureTransport { _ in
                 sends.withLock { $0 += 1 }
                 try? await Task.sleep(nanoseconds: 400_000_000)
-                return HTTPResponse(statusCode: 503)
+                return IncomingResponse(statusCode: 503)
             }
             var result: Result<EmptyResponse, HTTPClientError>?
             let elapsed = await Self.elapsed {
@@ -133,7 +133,7 @@ extension Serialized {
         @Test func cancellationEndsTheCallAtOnceWhateverTheMiddlewareDoes() async throws {
             let task = Task {
                 await TestEndpoint(
-                    endpoint: "x", transport: ClosureTransport { _ in HTTPResponse(statusCode: 200) },
+                    endpoint: "x", transport: ClosureTransport { _ in IncomingResponse(statusCode: 200) },
                     middlewares: [StubbornSleep()]
                 ).request(type: EmptyResponse.self)
             }
@@ -154,7 +154,9 @@ extension Serialized {
             struct Add: HTTPMiddleware {
                 let name: String
                 let value: String
-                func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+                func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError)
+                    -> IncomingResponse
+                {
                     var request = request
                     request.headers.add(name: name, value: value)
                     return try await next(request, context)
@@ -163,7 +165,7 @@ extension Serialized {
             let sends = Locked(0)
             let transport = ClosureTransport { _ in
                 sends.withLock { $0 += 1 }
-                return HTTPResponse(statusCode: 200)
+                return IncomingResponse(statusCode: 200)
             }
             let result = await TestEndpoint(endpoint: "x", transport: transport, middlewares: [Add(name: name, value: value)])
                 .request(type: EmptyResponse.self)
@@ -174,10 +176,12 @@ extension Serialized {
             #expect(sends.withLock { $0 } == 0)
         }
 
-        @Test(arguments: [HTTPMethod.get, .head])
-        func bodyAddedByAMiddlewareToGetOrHeadIsRefused(_ method: HTTPMethod) async throws {
+        @Test(arguments: [RequestMethod.get, .head])
+        func bodyAddedByAMiddlewareToGetOrHeadIsRefused(_ method: RequestMethod) async throws {
             struct AddBody: HTTPMiddleware {
-                func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+                func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError)
+                    -> IncomingResponse
+                {
                     var request = request
                     request.body = .file(URL(fileURLWithPath: "/etc/hostname"))
                     return try await next(request, context)
@@ -186,7 +190,7 @@ extension Serialized {
             let sends = Locked(0)
             let transport = ClosureTransport { _ in
                 sends.withLock { $0 += 1 }
-                return HTTPResponse(statusCode: 200)
+                return IncomingResponse(statusCode: 200)
             }
             let result = await TestEndpoint(endpoint: "x", method: method, transport: transport, middlewares: [AddBody()])
                 .request(type: EmptyResponse.self)
@@ -201,7 +205,7 @@ extension Serialized {
         // MARK: Size limit
 
         @Test func bodyOverTheLimitFails() async throws {
-            let transport = ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data(count: 1024 * 1024)) }
+            let transport = ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data(count: 1024 * 1024)) }
             let result = await TestEndpoint(endpoint: "x", maxResponseSize: 64 * 1024, transport: transport).request(type: Data.self)
             #expect(result.failure == .responseTooLarge(limit: 64 * 1024))
             let exact = await TestEndpoint(endpoint: "x", maxResponseSize: 1024 * 1024, transport: transport).request(type: Data.self)
@@ -213,10 +217,10 @@ extension Serialized {
         /// A transport that announces a length, then counts what the sink accepted.
         struct Announcing: HTTPTransport {
             let written: Locked<Int>
-            func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-                -> HTTPResponseHead
+            func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+                -> ResponseHead
             {
-                let head = HTTPResponseHead(statusCode: 200, headers: ["Content-Length": "\(100 * 1024 * 1024)"])
+                let head = ResponseHead(statusCode: 200, headers: ["Content-Length": "\(100 * 1024 * 1024)"])
                 try sink.receive(head)
                 let piece = Data(count: 64 * 1024)
                 for _ in 0..<1600 {
@@ -237,7 +241,8 @@ extension Serialized {
 
         @Test func compressedBodyIsLimitedOnDecodedBytes() async throws {
             let transport = ClosureTransport { _ in
-                HTTPResponse(statusCode: 200, headers: ["Content-Encoding": "gzip", "Content-Length": "100"], body: Data(count: 200_000))
+                IncomingResponse(
+                    statusCode: 200, headers: ["Content-Encoding": "gzip", "Content-Length": "100"], body: Data(count: 200_000))
             }
             let result = await TestEndpoint(endpoint: "x", maxResponseSize: 100_000, transport: transport).request(type: Data.self)
             #expect(result.failure == .responseTooLarge(limit: 100_000))

@@ -95,7 +95,7 @@ struct ProgressDeliveryTests {
         final class ThreadProbeSink: ResponseBodySink {
             private let seen = Locked<Set<UInt>>([])
             var threads: Set<UInt> { seen.withLock { $0 } }
-            func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
+            func receive(_ head: ResponseHead) throws(HTTPClientError) {
                 seen.withLock { _ = $0.insert(ProgressDeliveryTests.currentThreadID()) }
             }
             func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {
@@ -109,8 +109,8 @@ struct ProgressDeliveryTests {
             defer { server.stop() }
             let url = try #require(URL(string: server.baseURL + "/probe"))
             let probe = ThreadProbeSink()
-            let context = RequestContext(endpointName: "Progress.probe", deadline: .now + .seconds(5))
-            _ = try await transport.send(HTTPRequest(method: .get, url: url), context: context, sink: probe)
+            let context = CallContext(endpointName: "Progress.probe", deadline: .now + .seconds(5))
+            _ = try await transport.send(OutgoingRequest(method: .get, url: url), context: context, sink: probe)
             #expect(!probe.threads.isEmpty)
             return probe.threads
         }

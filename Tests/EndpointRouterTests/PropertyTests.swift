@@ -688,7 +688,7 @@ enum URLProperty {
             return (offset + 1, problem)
         }.first
 
-        let request: HTTPRequest
+        let request: OutgoingRequest
         do {
             request = try TestEndpoint(host: host.text, path: path, endpoint: endpoint).makeRequest()
         } catch {

@@ -87,16 +87,16 @@ struct QueryEncodingTests {
         }
     }
 
-    @Test(arguments: [HTTPMethod.get, .head, .delete, .options, .trace])
-    func automaticUsesTheQueryForBodilessMethods(_ method: HTTPMethod) throws {
+    @Test(arguments: [RequestMethod.get, .head, .delete, .options, .trace])
+    func automaticUsesTheQueryForBodilessMethods(_ method: RequestMethod) throws {
         let request = try TestEndpoint(endpoint: "x", method: method, parameters: ["a": 1]).makeURLRequest()
         #expect(request.url?.query == "a=1")
         #expect(request.httpBody == nil)
         #expect(request.httpMethod == method.rawValue)
     }
 
-    @Test(arguments: [HTTPMethod.post, .put, .patch])
-    func automaticUsesJSONForOtherMethods(_ method: HTTPMethod) throws {
+    @Test(arguments: [RequestMethod.post, .put, .patch])
+    func automaticUsesJSONForOtherMethods(_ method: RequestMethod) throws {
         let request = try TestEndpoint(endpoint: "x", method: method, parameters: ["a": 1]).makeURLRequest()
         #expect(request.url?.query == nil)
         #expect(request.bodyText == #"{"a":1}"#)

@@ -10,8 +10,8 @@ import Testing
 struct RedactedDescriptionTests {
     static let secrets = ["hdr-SECRET-1", "key-SECRET-2", "query-SECRET-3", "sig-SECRET-4", "user-SECRET-5", "cookie-SECRET-6"]
 
-    static func request() throws -> HTTPRequest {
-        HTTPRequest(
+    static func request() throws -> OutgoingRequest {
+        OutgoingRequest(
             method: .post,
             url: try #require(
                 URL(string: "https://user-SECRET-5@api.example.com/v1/items?api_key=query-SECRET-3&sig=sig-SECRET-4&page=2")),
@@ -22,9 +22,9 @@ struct RedactedDescriptionTests {
             body: .data(Data(#"{"name":"ann"}"#.utf8)))
     }
 
-    static func head() throws -> HTTPResponseHead {
+    static func head() throws -> ResponseHead {
         let url = try #require(URL(string: "https://api.example.com/v1/items?api_key=query-SECRET-3&page=2"))
-        return HTTPResponseHead(statusCode: 403, headers: ["Set-Cookie": "sid=cookie-SECRET-6", "X-Request-Id": "req-42"], url: url)
+        return ResponseHead(statusCode: 403, headers: ["Set-Cookie": "sid=cookie-SECRET-6", "X-Request-Id": "req-42"], url: url)
     }
 
     static func endpointResponse() throws -> EndpointResponse<Data> {
@@ -88,7 +88,7 @@ struct RedactedDescriptionTests {
     @Test func aResponseHeadAndAResponseShowNoCredential() throws {
         let head = try Self.head()
         Self.expectSafe(head, shows: ["403", "page=2", "api_key=<redacted>"])
-        let response = HTTPResponse(head: head, body: Data("denied".utf8))
+        let response = IncomingResponse(head: head, body: Data("denied".utf8))
         Self.expectSafe(response, shows: ["403", "page=2", "6 bytes"])
         for value in [head, response] as [Any] {
             var dumped = ""

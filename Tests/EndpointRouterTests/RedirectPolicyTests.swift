@@ -11,12 +11,12 @@ import Testing
 struct RedirectPolicyTests {
     let policy = RedirectFollower(policy: RedirectPolicy(maximumHops: 10))
 
-    func request(_ url: String, method: HTTPMethod = .get) throws -> HTTPRequest {
-        HTTPRequest(method: method, url: try #require(URL(string: url)), headers: ["Authorization": "Bearer T", "Cookie": "a=1"])
+    func request(_ url: String, method: RequestMethod = .get) throws -> OutgoingRequest {
+        OutgoingRequest(method: method, url: try #require(URL(string: url)), headers: ["Authorization": "Bearer T", "Cookie": "a=1"])
     }
 
-    func redirect(_ status: Int, to location: String) -> HTTPResponse {
-        HTTPResponse(statusCode: status, headers: ["Location": location])
+    func redirect(_ status: Int, to location: String) -> IncomingResponse {
+        IncomingResponse(statusCode: status, headers: ["Location": location])
     }
 
     @Test func httpsToHttpIsRefused() throws {
@@ -58,7 +58,7 @@ struct RedirectPolicyTests {
     }
 
     @Test func nonRedirectsAndRedirectsWithoutLocationAreResponses() throws {
-        #expect(try policy.nextRequest(after: HTTPResponse(statusCode: 302), to: request("http://x.example/a"), hopsSoFar: 0) == nil)
+        #expect(try policy.nextRequest(after: IncomingResponse(statusCode: 302), to: request("http://x.example/a"), hopsSoFar: 0) == nil)
         #expect(try policy.nextRequest(after: redirect(200, to: "/b"), to: request("http://x.example/a"), hopsSoFar: 0) == nil)
         #expect(try policy.nextRequest(after: redirect(304, to: "/b"), to: request("http://x.example/a"), hopsSoFar: 0) == nil)
     }

@@ -12,34 +12,34 @@ struct RedirectRulesTests {
     final class RedirectingTransport: HTTPTransport {
         let status: Int
         let location: String
-        let received = Locked<[HTTPRequest]>([])
+        let received = Locked<[OutgoingRequest]>([])
 
         init(status: Int, location: String) {
             self.status = status
             self.location = location
         }
 
-        func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-            -> HTTPResponseHead
+        func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+            -> ResponseHead
         {
             received.withLock { $0.append(request) }
             let head =
                 request.url.path == "/start"
-                ? HTTPResponseHead(statusCode: status, headers: ["Location": location], url: request.url)
-                : HTTPResponseHead(statusCode: 200, url: request.url)
+                ? ResponseHead(statusCode: status, headers: ["Location": location], url: request.url)
+                : ResponseHead(statusCode: 200, url: request.url)
             try sink.receive(head)
             return head
         }
 
-        var requests: [HTTPRequest] { received.withLock { $0 } }
+        var requests: [OutgoingRequest] { received.withLock { $0 } }
     }
 
     static let statuses = [301, 302, 303, 307, 308]
 
     /// RFC 9110 §15.4: 303 turns into GET (HEAD stays HEAD); 301/302 turn only POST into GET;
     /// 307/308 keep both. A dropped body takes its describing headers along.
-    @Test(arguments: statuses, HTTPMethod.allCases)
-    func methodAndBodyOnRedirect(_ status: Int, _ method: HTTPMethod) async throws {
+    @Test(arguments: statuses, RequestMethod.allCases)
+    func methodAndBodyOnRedirect(_ status: Int, _ method: RequestMethod) async throws {
         let transport = RedirectingTransport(status: status, location: "/next")
         let carriesBody = method != .get && method != .head
         let endpoint = TestEndpoint(
@@ -62,7 +62,7 @@ struct RedirectRulesTests {
         #expect(next.headers["X-Kept"] == "1")
     }
 
-    static let credentialHeaders: HTTPHeaders = [
+    static let credentialHeaders: HeaderFields = [
         "Authorization": "Bearer SECRET", "Proxy-Authorization": "Basic SECRET", "Cookie": "sid=SECRET",
         "X-API-Key": "SECRET", "X-Custom": "kept",
     ]
@@ -71,7 +71,7 @@ struct RedirectRulesTests {
     @Test(arguments: statuses)
     func credentialsAreStrippedWhenTheOriginChanges(_ status: Int) async throws {
         struct AddCredentials: HTTPMiddleware {
-            func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+            func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
                 var request = request
                 for field in RedirectRulesTests.credentialHeaders { request.headers.add(name: field.name, value: field.value) }
                 return try await next(request, context)

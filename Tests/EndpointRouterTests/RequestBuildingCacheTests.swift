@@ -44,11 +44,11 @@ struct RequestBuildingCacheTests {
     }
 
     @Test func urlRequestCarriesEveryFieldAndJoinsRepeatedNamesUnderTheFirstCasing() {
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(name: "X-Dup", value: "a")
         headers.add(name: "Authorization", value: "Bearer t")
         headers.add(name: "x-dup", value: "b")
-        let request = HTTPRequest(
+        let request = OutgoingRequest(
             method: .post, url: URL(string: "https://api.example.com/x") ?? URL(fileURLWithPath: "/"), headers: headers,
             body: .data(Data("{}".utf8))
         )
@@ -61,6 +61,6 @@ struct RequestBuildingCacheTests {
 
     @Test func urlRequestWithoutHeadersHasNone() throws {
         let url = try #require(URL(string: "https://api.example.com/x"))
-        #expect(HTTPRequest(url: url).urlRequest.allHTTPHeaderFields?.isEmpty ?? true)
+        #expect(OutgoingRequest(url: url).urlRequest.allHTTPHeaderFields?.isEmpty ?? true)
     }
 }

@@ -16,7 +16,7 @@ struct ResponseCacheRemoveAllTests {
                 $0 += 1
                 return $0
             }
-            return HTTPResponse(statusCode: 200, headers: ["Cache-Control": "max-age=600"], body: Data("answer \(count)".utf8))
+            return IncomingResponse(statusCode: 200, headers: ["Cache-Control": "max-age=600"], body: Data("answer \(count)".utf8))
         }
         let endpoint = TestEndpoint(endpoint: "item", transport: transport, middlewares: [CachingMiddleware(cache: cache)])
         let url = try #require(URL(string: "https://api.example.com/item"))

@@ -13,7 +13,7 @@ struct ResponseShapeTests {
         var endpoint: String { "x" }
         var transport: any HTTPTransport {
             let (status, body) = (status, body)
-            return ClosureTransport { _ in HTTPResponse(statusCode: status, body: Data(body.utf8)) }
+            return ClosureTransport { _ in IncomingResponse(statusCode: status, body: Data(body.utf8)) }
         }
     }
 
@@ -24,7 +24,7 @@ struct ResponseShapeTests {
         var acceptableStatusCodes: Set<Int> { [200, 304] }
         var transport: any HTTPTransport {
             let status = status
-            return ClosureTransport { _ in HTTPResponse(statusCode: status) }
+            return ClosureTransport { _ in IncomingResponse(statusCode: status) }
         }
     }
 
@@ -35,7 +35,7 @@ struct ResponseShapeTests {
         var acceptableStatusCodes: ClosedRange<Int> { 200...399 }
         var transport: any HTTPTransport {
             let status = status
-            return ClosureTransport { _ in HTTPResponse(statusCode: status) }
+            return ClosureTransport { _ in IncomingResponse(statusCode: status) }
         }
     }
 
@@ -118,7 +118,7 @@ struct ResponseShapeTests {
             var endpoint: String { "x" }
             var decoder: JSONDecoder { Self.decoder }
             var transport: any HTTPTransport {
-                ClosureTransport { _ in HTTPResponse(statusCode: 200, body: Data(#"{"a": 1, "b": {"c": 2}}"#.utf8)) }
+                ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data(#"{"a": 1, "b": {"c": 2}}"#.utf8)) }
             }
         }
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -25,8 +25,8 @@ struct ResponseStreamGuaranteeTests {
         #expect(transport.requests.count == 2, "a second iteration is a second request")
     }
 
-    @Test(arguments: [HTTPMethod.get, .post], [301, 302, 303, 307, 308])
-    func aStreamFollowsEveryRedirectStatusForEveryMethod(_ method: HTTPMethod, _ status: Int) async throws {
+    @Test(arguments: [RequestMethod.get, .post], [301, 302, 303, 307, 308])
+    func aStreamFollowsEveryRedirectStatusForEveryMethod(_ method: RequestMethod, _ status: Int) async throws {
         let inner = ScriptedStreamTransport { request, _ in
             request.url.path == "/moved" ? [.piece("data: moved\n\n")] : [.piece("data: not followed\n\n")]
         }
@@ -141,8 +141,8 @@ struct ResponseStreamGuaranteeTests {
 
     /// A POST stream (a chat completion) is not sent again on its own, whether its body ends or its
     /// connection is lost: the rule of retries (`RetryPolicy`, RFC 9110 §9.2.2) holds for reconnection.
-    @Test(arguments: [HTTPMethod.post, .patch], [false, true])
-    func aNonIdempotentStreamIsNeverSentAgain(_ method: HTTPMethod, _ connectionLost: Bool) async throws {
+    @Test(arguments: [RequestMethod.post, .patch], [false, true])
+    func aNonIdempotentStreamIsNeverSentAgain(_ method: RequestMethod, _ connectionLost: Bool) async throws {
         let transport = ScriptedStreamTransport { _, _ in
             [.piece("data: answer\n\n")] + (connectionLost ? [.fail(.transport(URLError(.networkConnectionLost)))] : [])
         }
@@ -293,15 +293,15 @@ final class RedirectsFirstRequest: HTTPTransport, Sendable {
 
     var redirects: Int { count.withLock { min($0, 1) } }
 
-    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
         let first = count.withLock {
             $0 += 1
             return $0 == 1
         }
         guard first else { return try await inner.send(request, context: context, sink: sink) }
-        let head = HTTPResponseHead(
+        let head = ResponseHead(
             statusCode: status, headers: ["Location": location, "Content-Type": "text/html"], url: request.url)
         try sink.receive(head)
         try sink.write(Data("<a href=\"\(location)\">moved</a>".utf8))

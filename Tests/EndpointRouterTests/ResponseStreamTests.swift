@@ -16,19 +16,19 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
     }
 
     let status: Int
-    let headers: HTTPHeaders
-    let steps: @Sendable (HTTPRequest, Int) -> [Step]
+    let headers: HeaderFields
+    let steps: @Sendable (OutgoingRequest, Int) -> [Step]
     /// After the script: keep producing `endlessPiece` for ever.
     let endlessPiece: String?
     let waitsForDemand: Bool
-    private let counters = Locked((exchanges: 0, produced: 0, stopped: 0, active: 0, requests: [HTTPRequest]()))
+    private let counters = Locked((exchanges: 0, produced: 0, stopped: 0, active: 0, requests: [OutgoingRequest]()))
 
     init(
         status: Int = 200, headers: [String: String] = ["Content-Type": "text/event-stream"], endlessPiece: String? = nil,
-        waitsForDemand: Bool = true, steps: @escaping @Sendable (HTTPRequest, Int) -> [Step]
+        waitsForDemand: Bool = true, steps: @escaping @Sendable (OutgoingRequest, Int) -> [Step]
     ) {
         self.status = status
-        self.headers = HTTPHeaders(headers)
+        self.headers = HeaderFields(headers)
         self.endlessPiece = endlessPiece
         self.waitsForDemand = waitsForDemand
         self.steps = steps
@@ -37,12 +37,12 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
     var produced: Int { counters.withLock { $0.produced } }
     /// Exchanges the stream stopped: their task was cancelled, or the sink they wrote to was closed.
     var stopped: Int { counters.withLock { $0.stopped } }
-    var requests: [HTTPRequest] { counters.withLock { $0.requests } }
+    var requests: [OutgoingRequest] { counters.withLock { $0.requests } }
     /// Exchanges still running: one left after every call ended is a stream nobody will ever read.
     var active: Int { counters.withLock { $0.active } }
 
-    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
         defer { counters.withLock { $0.active -= 1 } }
         let number = counters.withLock {
@@ -52,7 +52,7 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
             return $0.exchanges
         }
         do throws(HTTPClientError) {
-            let head = HTTPResponseHead(statusCode: status, headers: headers, url: request.url)
+            let head = ResponseHead(statusCode: status, headers: headers, url: request.url)
             let script = steps(request, number)
             // A script that starts with a failure fails the exchange before its head: a connection that
             // could not be made. Pauses before the first piece delay the head: a slow server.
@@ -260,7 +260,7 @@ struct ResponseStreamTests {
     @Test func middlewaresSeeTheHeadAndMetricsReportOnceWhenTheStreamEnds() async throws {
         let transport = ScriptedStreamTransport { _, _ in (1...5).map { .piece("id: \($0)\ndata: \($0)\n\n") } }
         let reports = Locked<[CallMetrics]>([])
-        let metrics = MetricsMiddleware { metrics in reports.withLock { $0.append(metrics) } }
+        let metrics = CallMetricsMiddleware { metrics in reports.withLock { $0.append(metrics) } }
         var events = 0
         for try await _ in Self.endpoint(transport, middlewares: [metrics]).events() { events += 1 }
         #expect(events == 5)
@@ -367,7 +367,7 @@ struct ResponseStreamTests {
         // The producer refills as soon as there is room, so the queue never drains: taken pieces must
         // still leave it (they once stayed, and memory grew by every byte read).
         let sink = StreamBodySink(capacity: 4 * 1024)
-        try sink.receive(HTTPResponseHead(statusCode: 200))
+        try sink.receive(ResponseHead(statusCode: 200))
         let piece = Data(repeating: 0x61, count: 1024)
         for _ in 0..<4 { try sink.write(piece) }
         var largest = 0
@@ -406,15 +406,15 @@ final class StatusByAttempt: HTTPTransport, Sendable {
         self.statuses = statuses
     }
 
-    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
         let attempt = count.withLock {
             $0 += 1
             return $0
         }
         guard let status = statuses[attempt] else { return try await inner.send(request, context: context, sink: sink) }
-        let head = HTTPResponseHead(statusCode: status, headers: ["Retry-After": "0"], url: request.url)
+        let head = ResponseHead(statusCode: status, headers: ["Retry-After": "0"], url: request.url)
         try sink.receive(head)
         return head
     }

@@ -150,7 +150,7 @@ struct RetryMiddlewareTests {
         for (status, expectedAttempts) in [(408, 2), (429, 2), (500, 2), (502, 2), (503, 2), (504, 2), (501, 1), (404, 1), (401, 1)] {
             let attempts = Counter()
             let transport = ClosureTransport { _ in
-                HTTPResponse(statusCode: attempts.increment() == 1 ? status : 200)
+                IncomingResponse(statusCode: attempts.increment() == 1 ? status : 200)
             }
             let endpoint = OptionedEndpoint(
                 host: "https://api.example.com", transport: transport,
@@ -236,10 +236,10 @@ extension Serialized {
             let sent = Counter()
             let next: HTTPMiddleware.Next = { _, _ in
                 sent.increment()
-                return HTTPResponse(statusCode: 503, headers: ["Retry-After": "5"])
+                return IncomingResponse(statusCode: 503, headers: ["Retry-After": "5"])
             }
-            let request = HTTPRequest(url: try #require(URL(string: "https://api.example.com/x")))
-            let task = Task { () -> (Result<HTTPResponse, HTTPClientError>, ContinuousClock.Instant) in
+            let request = OutgoingRequest(url: try #require(URL(string: "https://api.example.com/x")))
+            let task = Task { () -> (Result<IncomingResponse, HTTPClientError>, ContinuousClock.Instant) in
                 let result = await Deadline.capture { () throws(HTTPClientError) in
                     try await middleware.intercept(request, context: testContext(seconds: 30), next: next)
                 }

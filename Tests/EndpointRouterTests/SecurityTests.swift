@@ -67,11 +67,11 @@ extension Serialized {
             let server = try TestServer(response: .json("{}"))
             defer { server.stop() }
             let url = try #require(URL(string: server.baseURL + "/direct"))
-            var headers = HTTPHeaders()
+            var headers = HeaderFields()
             headers.add(name: name, value: value)
             do {
                 let head = try await URLSessionTransport().send(
-                    HTTPRequest(method: .get, url: url, headers: headers),
+                    OutgoingRequest(method: .get, url: url, headers: headers),
                     context: testContext(seconds: 5), sink: MemoryBodySink(limit: nil))
                 Issue.record(
                     "expected .invalidHeader for \(name.debugDescription): \(value.debugDescription), got status \(head.statusCode)")
@@ -129,7 +129,7 @@ extension Serialized {
             let plain = try TestServer(response: .json("{}"))
             defer { plain.stop() }
             let transport = ClosureTransport { _ in
-                HTTPResponse(statusCode: 302, headers: ["Location": plain.baseURL + "/downgraded"])
+                IncomingResponse(statusCode: 302, headers: ["Location": plain.baseURL + "/downgraded"])
             }
             let result = await TestEndpoint(
                 host: "https://api.example.com", endpoint: "start",
@@ -231,7 +231,7 @@ extension Serialized {
             defer { badLocation.stop() }
             let toBadLocation = TestEndpoint(host: badLocation.baseURL, endpoint: "x", timeout: 5, transport: transport)
             let downgrade = ClosureTransport { _ in
-                HTTPResponse(statusCode: 302, headers: ["Location": target])
+                IncomingResponse(statusCode: 302, headers: ["Location": target])
             }
             let toHTTP = TestEndpoint(host: "https://api.example.com", endpoint: "x", transport: downgrade)
             for (name, endpoint) in [
@@ -255,7 +255,7 @@ struct AddHeader: HTTPMiddleware {
     let name: String
     let value: String
 
-    func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         var request = request
         request.headers.add(name: name, value: value)
         return try await next(request, context)

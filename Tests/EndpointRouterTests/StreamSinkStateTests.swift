@@ -10,7 +10,7 @@ import Testing
 struct StreamSinkStateTests {
     typealias Machine = StreamSinkState<Int, Int>
 
-    static let head = HTTPResponseHead(statusCode: 200, headers: [:], url: nil)
+    static let head = ResponseHead(statusCode: 200, headers: [:], url: nil)
     static var tasks: Machine.Tasks { Machine.Tasks(exchange: 1, watchdog: 2) }
 
     static func buffer(_ pieces: String...) -> Machine.Buffer {
@@ -51,7 +51,7 @@ struct StreamSinkStateTests {
             switch self {
             case .head: describe(machine.headReceived(StreamSinkStateTests.head))
             case .piece: describe(machine.pieceReceived(Data("xy".utf8)))
-            case .endedOK: describe(machine.exchangeEnded(.success(HTTPResponseHead(statusCode: 201))))
+            case .endedOK: describe(machine.exchangeEnded(.success(ResponseHead(statusCode: 201))))
             case .endedError: describe(machine.exchangeEnded(.failure(.invalidResponse)))
             case .demand: describe(machine.demandAsked())
             case .transportParked: describe(machine.transportParked(9))
@@ -309,7 +309,7 @@ private func describe(_ demand: StreamSinkStateTests.Machine.Demand) -> String {
     }
 }
 
-private func describe(_ head: Result<HTTPResponseHead, HTTPClientError>?) -> String {
+private func describe(_ head: Result<ResponseHead, HTTPClientError>?) -> String {
     switch head {
     case nil: "wait"
     case .success(let head): "head \(head.statusCode)"

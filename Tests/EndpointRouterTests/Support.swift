@@ -12,12 +12,12 @@ struct TestEndpoint: HTTPClient {
     var host = "https://api.example.com"
     var path = ""
     var endpoint = ""
-    var method: HTTPMethod = .get
+    var method: RequestMethod = .get
     var parameters: [String: Any]?
     var headers: [String: String]?
     var parameterEncoding: ParameterEncoding = .automatic
     var queryStyle: QueryStyle = .default
-    var body: RequestBody?
+    var body: EndpointBody?
     var timeout: TimeInterval?
     var acceptableStatusCodes: Range<Int> = 200..<300
     var maxResponseSize: Int? = 64 * 1024 * 1024
@@ -28,20 +28,20 @@ struct TestEndpoint: HTTPClient {
 
 /// A minimal custom transport answering from a closure, as a user would write one: it performs one
 /// exchange and delivers the body into the library's sink. `withContext:` also hands the closure the
-/// call's ``RequestContext``, for tests of what the pipeline tells a transport.
+/// call's ``CallContext``, for tests of what the pipeline tells a transport.
 struct ClosureTransport: HTTPTransport {
-    let handler: @Sendable (HTTPRequest, RequestContext) async throws(HTTPClientError) -> HTTPResponse
+    let handler: @Sendable (OutgoingRequest, CallContext) async throws(HTTPClientError) -> IncomingResponse
 
-    init(_ handler: @escaping @Sendable (HTTPRequest) async throws(HTTPClientError) -> HTTPResponse) {
+    init(_ handler: @escaping @Sendable (OutgoingRequest) async throws(HTTPClientError) -> IncomingResponse) {
         self.handler = { request, _ async throws(HTTPClientError) in try await handler(request) }
     }
 
-    init(withContext handler: @escaping @Sendable (HTTPRequest, RequestContext) async throws(HTTPClientError) -> HTTPResponse) {
+    init(withContext handler: @escaping @Sendable (OutgoingRequest, CallContext) async throws(HTTPClientError) -> IncomingResponse) {
         self.handler = handler
     }
 
-    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
         let response = try await handler(request, context)
         try sink.receive(response.head)
@@ -54,13 +54,13 @@ extension URLRequest {
     var bodyText: String? { httpBody.map { String(decoding: $0, as: UTF8.self) } }
 }
 
-extension HTTPRequest {
+extension OutgoingRequest {
     var bodyText: String? { bodyData.map { String(decoding: $0, as: UTF8.self) } }
 }
 
 /// A context for calling a transport directly, with `seconds` to go.
-func testContext(seconds: Double = 10, endpoint: String = "Test.direct") -> RequestContext {
-    RequestContext(endpointName: endpoint, deadline: .now + .milliseconds(Int(seconds * 1000)))
+func testContext(seconds: Double = 10, endpoint: String = "Test.direct") -> CallContext {
+    CallContext(endpointName: endpoint, deadline: .now + .milliseconds(Int(seconds * 1000)))
 }
 
 /// The directory of shared payloads, found from this file so tests run from any working directory.

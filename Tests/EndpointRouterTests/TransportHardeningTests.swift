@@ -126,7 +126,7 @@ extension Serialized {
                 return await endpoint.request(type: EmptyResponse.self)
             }
             #expect(await task.value.failure == .cancelled)
-            let direct = HTTPRequest(url: try #require(URL(string: server.baseURL + "/y")))
+            let direct = OutgoingRequest(url: try #require(URL(string: server.baseURL + "/y")))
             let transportTask = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
                 return await Deadline.capture { () throws(HTTPClientError) in
@@ -157,7 +157,7 @@ extension Serialized {
         struct RawHeader: HTTPMiddleware {
             let name: String
             let value: String
-            func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+            func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
                 var request = request
                 request.headers.add(name: name, value: value)
                 return try await next(request, context)
@@ -195,8 +195,8 @@ extension Serialized {
         }
 
         /// Methods are an enum of RFC 9110 tokens, so no middleware can put a request line on the wire.
-        @Test(arguments: HTTPMethod.allCases)
-        func everyMethodIsAToken(_ method: HTTPMethod) {
+        @Test(arguments: RequestMethod.allCases)
+        func everyMethodIsAToken(_ method: RequestMethod) {
             #expect(RequestChecks.isToken(method.rawValue))
         }
 

@@ -132,7 +132,7 @@ struct URLSessionConfigurationTests {
         settings.httpAdditionalHeaders = ["X-B": "2"]
         #expect(configuration.maximumConnectionsPerHost == 3)
         #expect(configuration.sessionConfiguration.httpAdditionalHeaders?["X-A"] as? String == "1", "a copy, made at init")
-        #expect(configuration.additionalHeaders == [HTTPHeaders.Field(name: "X-A", value: "1")])
+        #expect(configuration.additionalHeaders == [HeaderFields.Field(name: "X-A", value: "1")])
 
         let made = URLSessionTransport.sessionConfiguration(configuration)
         #expect(made.httpCookieStorage == nil && !made.httpShouldSetCookies && made.httpCookieAcceptPolicy == .never)

@@ -15,7 +15,7 @@ struct URLSessionFailureTests {
         let name: String
         let code: URLError.Code
         let text: String
-        var headers: HTTPHeaders? = nil
+        var headers: HeaderFields? = nil
         var receivedBytes: Int64 = 0
         let expected: URLError.Code
 
@@ -64,7 +64,7 @@ struct URLSessionFailureTests {
 
     @Test(arguments: rows)
     func classifies(_ row: Row) {
-        let head = row.headers.map { HTTPResponseHead(statusCode: 200, headers: $0) }
+        let head = row.headers.map { ResponseHead(statusCode: 200, headers: $0) }
         let failure = URLSessionFailure(head: head, receivedBytes: row.receivedBytes)
         let original = URLError.described(row.code, row.text)
         let classified = failure.classified(original)
@@ -79,7 +79,7 @@ struct URLSessionFailureTests {
     @Test(arguments: [URLError.Code.cancelled, .timedOut])
     func cancelAndTimeoutAreNeverReclassified(_ code: URLError.Code) {
         let seen = URLSessionFailure(
-            head: HTTPResponseHead(
+            head: ResponseHead(
                 statusCode: 200,
                 headers: [
                     "Content-Length": "100",
@@ -102,7 +102,7 @@ struct URLSessionFailureTests {
             let url = try #require(URL(string: address))
             do {
                 _ = try await URLSessionTransport().send(
-                    HTTPRequest(method: .get, url: url), context: testContext(), sink: MemoryBodySink(limit: nil))
+                    OutgoingRequest(method: .get, url: url), context: testContext(), sink: MemoryBodySink(limit: nil))
                 Issue.record("\(address) was sent")
             } catch {
                 guard case .transport(let urlError) = error else {

@@ -29,9 +29,9 @@ enum HTTPBinServer {
 /// Every httpbin endpoint the suites use, as one `HTTPClient` service enum.
 enum HTTPBin: HTTPClient {
     /// `/anything` with any method; parameters placed by `encoding`.
-    case anything(HTTPMethod, parameters: [String: Any]? = nil, encoding: ParameterEncoding = .automatic)
+    case anything(RequestMethod, parameters: [String: Any]? = nil, encoding: ParameterEncoding = .automatic)
     /// The method routes `/get`, `/post`, `/put`, `/patch`, `/delete`, called with `method`.
-    case methodRoute(route: String, method: HTTPMethod)
+    case methodRoute(route: String, method: RequestMethod)
     /// `/get` with query parameters.
     case get(parameters: [String: Any]?, style: QueryStyle = .default)
     /// A raw endpoint string (which may carry a query) plus parameters, sent as GET.
@@ -43,7 +43,7 @@ enum HTTPBin: HTTPClient {
     /// `POST /post` with `[String: Any]` parameters as JSON.
     case postJSON(parameters: [String: Any])
     /// `POST /post` with an explicit body; `parameters` then go to the query.
-    case postBody(RequestBody, parameters: [String: Any]? = nil)
+    case postBody(EndpointBody, parameters: [String: Any]? = nil)
     /// `POST /post` with `[String: Any]` parameters as a form body.
     case postForm(parameters: [String: Any])
     /// `/headers` with extra request headers.
@@ -60,7 +60,7 @@ enum HTTPBin: HTTPClient {
     case redirect(times: Int)
     /// `/redirect-to?url=…&status_code=…` with a method, body and headers.
     case redirectTo(
-        url: String, statusCode: Int, method: HTTPMethod, body: RequestBody?,
+        url: String, statusCode: Int, method: RequestMethod, body: EndpointBody?,
         headers: [String: String]? = nil)
     /// `/absolute-redirect/N`.
     case absoluteRedirect(times: Int)
@@ -100,7 +100,7 @@ enum HTTPBin: HTTPClient {
         }
     }
 
-    var method: HTTPMethod {
+    var method: RequestMethod {
         switch self {
         case .anything(let method, _, _), .methodRoute(_, let method), .redirectTo(_, _, let method, _, _): method
         case .head: .head
@@ -141,7 +141,7 @@ enum HTTPBin: HTTPClient {
         if case .get(_, let style) = self { style } else { .default }
     }
 
-    var body: RequestBody? {
+    var body: EndpointBody? {
         switch self {
         case .postBody(let body, _), .redirectTo(_, _, _, let body?, _): body
         default: nil

@@ -44,9 +44,9 @@ struct HTTPBinMethodTests {
     @Test(
         "Every method reaches /anything with its parameters",
         arguments: [
-            HTTPMethod.get, .post, .put, .patch, .delete,
+            RequestMethod.get, .post, .put, .patch, .delete,
         ])
-    func anything(method: HTTPMethod) async throws {
+    func anything(method: RequestMethod) async throws {
         let parameters: [String: Any] = ["name": "a+b & c", "n": 7]
         let response = try await HTTPBin.anything(method, parameters: parameters).response(type: Echo.self).get()
         #expect(response.statusCode == 200)
@@ -65,9 +65,9 @@ struct HTTPBinMethodTests {
     @Test(
         "Method routes answer their own method",
         arguments: [
-            ("get", HTTPMethod.get), ("post", .post), ("put", .put), ("patch", .patch), ("delete", .delete),
+            ("get", RequestMethod.get), ("post", .post), ("put", .put), ("patch", .patch), ("delete", .delete),
         ])
-    func methodRoute(route: String, method: HTTPMethod) async throws {
+    func methodRoute(route: String, method: RequestMethod) async throws {
         let response = try await HTTPBin.methodRoute(route: route, method: method).response(type: Echo.self).get()
         #expect(response.statusCode == 200)
         #expect(response.value.url == "\(HTTPBinServer.base)/\(route)")

@@ -126,15 +126,15 @@ public let player = Player()
 @MainActor public let model = Model()
 
 public let result: Result<Todo, HTTPClientError> = .failure(.timedOut)
-public let response = HTTPResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data())
+public let response = IncomingResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: Data())
 public let event = ServerSentEvent(data: "{\"text\": \"hi\"}")
 public let events = [ServerSentEvent(event: "update", data: "hi", id: "42")]
 public let host = "api.example.com"
-public let head = HTTPResponseHead(statusCode: 200, headers: [:], url: URL(fileURLWithPath: "/"))
+public let head = ResponseHead(statusCode: 200, headers: [:], url: URL(fileURLWithPath: "/"))
 
 /// A sink that keeps nothing, for examples of what a transport does with one.
 public struct DiscardingSink: ResponseBodySink {
-    public func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {}
+    public func receive(_ head: ResponseHead) throws(HTTPClientError) {}
     public func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {}
 }
 public let sink: any ResponseBodySink = DiscardingSink()

@@ -33,8 +33,8 @@ enum NginxOnAHC: EndpointRouter.HTTPClient {
 
     var host: String { mirrored.host }
     var endpoint: String { mirrored.endpoint }
-    var method: EndpointRouter.HTTPMethod { mirrored.method }
-    var body: RequestBody? { mirrored.body }
+    var method: EndpointRouter.RequestMethod { mirrored.method }
+    var body: EndpointBody? { mirrored.body }
     var transport: any HTTPTransport { Self.transport }
 }
 

@@ -20,7 +20,7 @@ public enum BuildAPI: HTTPClient {
         case .postEncodable, .getFiveQueryItems: "todos"
         }
     }
-    public var method: HTTPMethod {
+    public var method: RequestMethod {
         if case .getFiveQueryItems = self { .get } else { .post }
     }
     public var parameters: [String: Any]? {
@@ -30,7 +30,7 @@ public enum BuildAPI: HTTPClient {
         case .getFiveQueryItems: ["userId": 1, "completed": false, "_limit": 20, "_sort": "title", "q": "quis ut"]
         }
     }
-    public var body: RequestBody? {
+    public var body: EndpointBody? {
         if case .postEncodable = self { .json(NewTodo()) } else { nil }
     }
     public var headers: [String: String]? { ["Authorization": bearerToken] }

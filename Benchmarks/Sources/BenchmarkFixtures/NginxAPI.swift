@@ -22,8 +22,8 @@ public enum NginxAPI: HTTPClient {
 
     public var host: String { benchmarkBaseURL }
     public var endpoint: String { NginxAPI.paths[self] }
-    public var method: HTTPMethod { self == .create ? .post : .get }
-    public var body: RequestBody? { self == .create ? .json(NewTodo()) : nil }
+    public var method: RequestMethod { self == .create ? .post : .get }
+    public var body: EndpointBody? { self == .create ? .json(NewTodo()) : nil }
     public var transport: any HTTPTransport { URLSessionTransport.shared }
 
     /// The path of each endpoint, shared with the raw URLSession baseline.
@@ -60,8 +60,8 @@ public enum NginxOnCurl: HTTPClient {
 
     public var host: String { mirrored.host }
     public var endpoint: String { mirrored.endpoint }
-    public var method: HTTPMethod { mirrored.method }
-    public var body: RequestBody? { mirrored.body }
+    public var method: RequestMethod { mirrored.method }
+    public var body: EndpointBody? { mirrored.body }
     public var transport: any HTTPTransport { benchmarkCurlTransport }
 }
 

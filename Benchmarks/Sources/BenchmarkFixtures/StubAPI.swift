@@ -4,13 +4,13 @@ import Foundation
 /// A transport that answers every request at once with 200 and a small ``Todo``, without I/O, so
 /// that the middleware benchmark measures the library's own pipeline.
 public struct InstantTransport: HTTPTransport {
-    static let head = HTTPResponseHead(statusCode: 200, headers: ["Content-Type": "application/json"])
+    static let head = ResponseHead(statusCode: 200, headers: ["Content-Type": "application/json"])
     static let body = Data(#"{"userId":1,"id":1,"title":"delectus aut autem","completed":false}"#.utf8)
 
     public init() {}
 
-    public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    public func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
         try sink.receive(Self.head)
         try sink.write(Self.body)
@@ -22,7 +22,7 @@ public struct InstantTransport: HTTPTransport {
 public struct PassThrough: HTTPMiddleware {
     public init() {}
 
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    public func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         try await next(request, context)
     }
 }

@@ -22,7 +22,7 @@ package struct ClientAttributes: Sendable, Equatable {
     package var fullURL: String
 
     /// The attributes of `request`.
-    package init(_ request: HTTPRequest) {
+    package init(_ request: OutgoingRequest) {
         method = request.method.rawValue
         let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         scheme = components?.scheme?.lowercased()

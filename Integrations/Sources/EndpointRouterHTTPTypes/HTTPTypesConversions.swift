@@ -16,9 +16,9 @@ extension HTTPFields {
     /// built. The error names the field, never its value.
     ///
     /// ```swift
-    /// let fields = try HTTPFields(EndpointRouter.HTTPHeaders(["Accept": "application/json"]))
+    /// let fields = try HTTPFields(EndpointRouter.HeaderFields(["Accept": "application/json"]))
     /// ```
-    public init(_ headers: EndpointRouter.HTTPHeaders) throws(HTTPClientError) {
+    public init(_ headers: EndpointRouter.HeaderFields) throws(HTTPClientError) {
         self.init()
         for field in headers.fields {
             guard !field.name.hasPrefix(":"), let name = HTTPField.Name(field.name) else {
@@ -32,14 +32,14 @@ extension HTTPFields {
     }
 }
 
-extension EndpointRouter.HTTPHeaders {
+extension EndpointRouter.HeaderFields {
     /// `fields` as EndpointRouter headers, in the same order, each name as it was written.
     ///
     /// ```swift
-    /// let headers = EndpointRouter.HTTPHeaders(HTTPFields([HTTPField(name: .accept, value: "text/plain")]))
+    /// let headers = EndpointRouter.HeaderFields(HTTPFields([HTTPField(name: .accept, value: "text/plain")]))
     /// ```
     public init(_ fields: HTTPFields) {
-        self.init(fields.map { EndpointRouter.HTTPHeaders.Field(name: $0.name.rawName, value: $0.value) })
+        self.init(fields.map { EndpointRouter.HeaderFields.Field(name: $0.name.rawName, value: $0.value) })
     }
 }
 
@@ -52,10 +52,10 @@ extension HTTPTypes.HTTPRequest {
     /// ``HTTPClientError/invalidHeader(_:)`` as ``HTTPFields/init(_:)`` does.
     ///
     /// ```swift
-    /// let request = EndpointRouter.HTTPRequest(method: .post, url: URL(string: "https://api.example.com/todos?page=2")!)
+    /// let request = EndpointRouter.OutgoingRequest(method: .post, url: URL(string: "https://api.example.com/todos?page=2")!)
     /// let head = try HTTPTypes.HTTPRequest(request)   // POST, "https", "api.example.com", "/todos?page=2"
     /// ```
-    public init(_ request: EndpointRouter.HTTPRequest) throws(HTTPClientError) {
+    public init(_ request: EndpointRouter.OutgoingRequest) throws(HTTPClientError) {
         guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme, let host = components.percentEncodedHost, !host.isEmpty
         else {
@@ -70,7 +70,7 @@ extension HTTPTypes.HTTPRequest {
     }
 }
 
-extension EndpointRouter.HTTPRequest {
+extension EndpointRouter.OutgoingRequest {
     /// A request with the head of `request` (method, URL from scheme, authority and path, headers)
     /// and `body`.
     ///
@@ -81,12 +81,12 @@ extension EndpointRouter.HTTPRequest {
     ///
     /// ```swift
     /// let head = HTTPTypes.HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/todos")
-    /// let request = try EndpointRouter.HTTPRequest(head)
+    /// let request = try EndpointRouter.OutgoingRequest(head)
     /// ```
     public init(_ request: HTTPTypes.HTTPRequest, body: Body? = nil) throws(HTTPClientError) {
-        guard let method = HTTPMethod(rawValue: request.method.rawValue) else {
+        guard let method = RequestMethod(rawValue: request.method.rawValue) else {
             throw .encodingFailed(
-                "the method \(request.method.rawValue) is not one EndpointRouter sends (\(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))"
+                "the method \(request.method.rawValue) is not one EndpointRouter sends (\(RequestMethod.allCases.map(\.rawValue).joined(separator: ", ")))"
             )
         }
         guard let scheme = request.scheme, let authority = request.authority, let path = request.path, path.hasPrefix("/"),
@@ -94,7 +94,7 @@ extension EndpointRouter.HTTPRequest {
         else {
             throw .badURL("the HTTPTypes request has no scheme, authority and absolute path that form a URL")
         }
-        self.init(method: method, url: url, headers: EndpointRouter.HTTPHeaders(request.headerFields), body: body)
+        self.init(method: method, url: url, headers: EndpointRouter.HeaderFields(request.headerFields), body: body)
     }
 }
 
@@ -105,27 +105,27 @@ extension HTTPTypes.HTTPResponse {
     /// ``HTTPClientError/invalidHeader(_:)`` as ``HTTPFields/init(_:)`` does.
     ///
     /// ```swift
-    /// let head = try HTTPTypes.HTTPResponse(EndpointRouter.HTTPResponse(statusCode: 201))   // .created
+    /// let head = try HTTPTypes.HTTPResponse(EndpointRouter.IncomingResponse(statusCode: 201))   // .created
     /// ```
-    public init(_ response: EndpointRouter.HTTPResponse) throws(HTTPClientError) {
+    public init(_ response: EndpointRouter.IncomingResponse) throws(HTTPClientError) {
         try self.init(response.head)
     }
 
-    /// The status and headers of `head`, as ``init(_:)-(EndpointRouter.HTTPResponse)`` converts them.
-    public init(_ head: HTTPResponseHead) throws(HTTPClientError) {
+    /// The status and headers of `head`, as ``init(_:)-(EndpointRouter.IncomingResponse)`` converts them.
+    public init(_ head: ResponseHead) throws(HTTPClientError) {
         guard (100...999).contains(head.statusCode) else { throw .invalidResponse }
         self.init(status: HTTPTypes.HTTPResponse.Status(code: head.statusCode), headerFields: try HTTPFields(head.headers))
     }
 }
 
-extension EndpointRouter.HTTPResponse {
+extension EndpointRouter.IncomingResponse {
     /// A response with the status and headers of `response`, and `body`; `url` is the address it
     /// answered, when known.
     ///
     /// ```swift
-    /// let response = EndpointRouter.HTTPResponse(HTTPTypes.HTTPResponse(status: .ok), body: Data("{}".utf8))
+    /// let response = EndpointRouter.IncomingResponse(HTTPTypes.HTTPResponse(status: .ok), body: Data("{}".utf8))
     /// ```
     public init(_ response: HTTPTypes.HTTPResponse, body: Data = Data(), url: URL? = nil) {
-        self.init(statusCode: response.status.code, headers: EndpointRouter.HTTPHeaders(response.headerFields), body: body, url: url)
+        self.init(statusCode: response.status.code, headers: EndpointRouter.HeaderFields(response.headerFields), body: body, url: url)
     }
 }

@@ -56,13 +56,13 @@ public struct ClientMetricsMiddleware: HTTPMiddleware {
     }
 
     /// Passes the request on and records its duration and body sizes when it ends.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    public func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         let attributes = ClientAttributes(request)
         let factory = factory ?? MetricsSystem.factory
-        // MetricsMiddleware already knows when a call (or its stream) has ended and what went out
+        // CallMetricsMiddleware already knows when a call (or its stream) has ended and what went out
         // and came in; this middleware only names and files its report.
         let deadline = context.deadline
-        let measuring = MetricsMiddleware { metrics in
+        let measuring = CallMetricsMiddleware { metrics in
             Self.record(metrics, attributes: attributes, deadline: deadline, into: factory)
         }
         return try await measuring.intercept(request, context: context, next: next)

@@ -25,7 +25,7 @@ import Tracing
 /// `ClientTracingMiddleware` of a call (the one closest to the transport) makes one for each request
 /// that goes on the wire below it — each attempt and each redirect hop the library follows — and
 /// injects that span's `traceparent` into that request. A resent request (a retry, a redirect hop)
-/// has `http.request.resend_count`. It does so through ``RequestContext/exchangeMiddleware``, which
+/// has `http.request.resend_count`. It does so through ``CallContext/exchangeMiddleware``, which
 /// the library runs around each request it hands to the transport.
 ///
 /// Any `ClientTracingMiddleware` above the innermost makes one span for its whole pass: listed
@@ -38,7 +38,7 @@ import Tracing
 /// Attributes: `http.request.method`, `server.address`, `server.port`, `url.scheme`, `url.full`
 /// with every query value replaced by `<redacted>` and no user information, `http.response.status_code`,
 /// `error.type` (the status as text for a 4xx or 5xx, otherwise the error's
-/// ``HTTPClientError/caseName``) and `endpointrouter.endpoint` (``RequestContext/endpointName``, which
+/// ``HTTPClientError/caseName``) and `endpointrouter.endpoint` (``CallContext/endpointName``, which
 /// never holds a case's associated values). Nothing is taken from headers or bodies. A failure is
 /// recorded as a ``TracedError``, which carries the error's case name and its message (written
 /// without secrets) but not the request or response inside some errors, and the span's status is
@@ -63,7 +63,7 @@ public struct ClientTracingMiddleware: HTTPMiddleware {
 
     /// Starts the span, passes the request on with the span's context in its headers, and ends the
     /// span when the call (or its stream) ends; each further request sent below gets a span of its own.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    public func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         let tracer = tracer ?? InstrumentationSystem.tracer
         let parent = InstrumentationContext.current ?? .topLevel
         let resends = context.attempt - 1
@@ -76,7 +76,7 @@ public struct ClientTracingMiddleware: HTTPMiddleware {
         let requests = SentRequests(first: span)
         var inner = context
         inner.exchangeMiddleware = SentRequestTracing(tracer: tracer, parent: parent, resends: resends, requests: requests)
-        let outcome = await InstrumentationContext.withValue(span.context) { () async -> Result<HTTPResponse, HTTPClientError> in
+        let outcome = await InstrumentationContext.withValue(span.context) { () async -> Result<IncomingResponse, HTTPClientError> in
             do throws(HTTPClientError) {
                 return .success(try await next(sent, inner))
             } catch {
@@ -106,7 +106,7 @@ public struct ClientTracingMiddleware: HTTPMiddleware {
     }
 
     static func startSpan(
-        for request: HTTPRequest, context: RequestContext, resendCount: Int, tracer: any Tracer, parent: InstrumentationContext
+        for request: OutgoingRequest, context: CallContext, resendCount: Int, tracer: any Tracer, parent: InstrumentationContext
     ) -> any Span {
         let attributes = ClientAttributes(request)
         let span = tracer.startSpan(attributes.method, context: parent, ofKind: .client)
@@ -180,7 +180,7 @@ final class SentRequests: @unchecked Sendable {
     }
 }
 
-/// The ``RequestContext/exchangeMiddleware`` of a ``ClientTracingMiddleware`` pass: a span for each
+/// The ``CallContext/exchangeMiddleware`` of a ``ClientTracingMiddleware`` pass: a span for each
 /// request sent after the first (whose span is the pass's), a sibling of the pass's span.
 struct SentRequestTracing: HTTPMiddleware {
     let tracer: any Tracer
@@ -189,7 +189,7 @@ struct SentRequestTracing: HTTPMiddleware {
     let resends: Int
     let requests: SentRequests
 
-    func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         let (index, replaced) = requests.send()
         var request = request
         var span = requests.current
@@ -204,7 +204,7 @@ struct SentRequestTracing: HTTPMiddleware {
             tracer.inject(span.context, into: &request.headers, using: HeaderInjector())
         }
         let sent = request
-        let outcome = await InstrumentationContext.withValue(span.context) { () async -> Result<HTTPResponse, HTTPClientError> in
+        let outcome = await InstrumentationContext.withValue(span.context) { () async -> Result<IncomingResponse, HTTPClientError> in
             do throws(HTTPClientError) {
                 return .success(try await next(sent, context))
             } catch {
@@ -227,7 +227,7 @@ struct SentRequestTracing: HTTPMiddleware {
 /// Writes a tracer's propagation fields (`traceparent`, `tracestate`, baggage) into request headers,
 /// replacing any field of the same name, so a retried request carries its own attempt's context.
 struct HeaderInjector: Injector {
-    func inject(_ value: String, forKey key: String, into headers: inout HTTPHeaders) {
+    func inject(_ value: String, forKey key: String, into headers: inout HeaderFields) {
         headers.replace(name: key, value: value)
     }
 }

@@ -9,11 +9,11 @@ struct HTTPTypesConversionTests {
     @Test("A request's head converts to HTTPTypes and back unchanged, repeated fields and casing kept")
     func requestRoundTrip() throws {
         let url = try #require(URL(string: "https://api.example.com:8443/v1/todos%2Fa?page=2&q=a%20b"))
-        var headers = EndpointRouter.HTTPHeaders()
+        var headers = EndpointRouter.HeaderFields()
         headers.add(name: "Accept", value: "application/json")
         headers.add(name: "X-Tag", value: "one")
         headers.add(name: "X-Tag", value: "two")
-        let request = EndpointRouter.HTTPRequest(method: .patch, url: url, headers: headers, body: .data(Data("{}".utf8)))
+        let request = EndpointRouter.OutgoingRequest(method: .patch, url: url, headers: headers, body: .data(Data("{}".utf8)))
 
         let head = try HTTPTypes.HTTPRequest(request)
         #expect(head.method == .patch)
@@ -23,13 +23,13 @@ struct HTTPTypesConversionTests {
         #expect(head.headerFields[values: .accept] == ["application/json"])
         #expect(head.headerFields[values: HTTPField.Name("x-tag")!] == ["one", "two"])
 
-        let back = try EndpointRouter.HTTPRequest(head, body: request.body)
+        let back = try EndpointRouter.OutgoingRequest(head, body: request.body)
         #expect(back == request)
     }
 
     @Test("A URL without a path goes as '/'; user information never reaches the authority")
     func requestPathAndAuthority() throws {
-        let head = try HTTPTypes.HTTPRequest(EndpointRouter.HTTPRequest(url: try #require(URL(string: "http://me:pw@example.com"))))
+        let head = try HTTPTypes.HTTPRequest(EndpointRouter.OutgoingRequest(url: try #require(URL(string: "http://me:pw@example.com"))))
         #expect(head.path == "/")
         #expect(head.authority == "example.com")
     }
@@ -38,7 +38,7 @@ struct HTTPTypesConversionTests {
     func invalidHeaders() throws {
         let url = try #require(URL(string: "https://api.example.com"))
         for (name, value) in [("X-Token", "a\r\nInjected: yes"), ("Bad Name", "v"), (":path", "/admin")] {
-            let request = EndpointRouter.HTTPRequest(url: url, headers: EndpointRouter.HTTPHeaders([.init(name: name, value: value)]))
+            let request = EndpointRouter.OutgoingRequest(url: url, headers: EndpointRouter.HeaderFields([.init(name: name, value: value)]))
             #expect {
                 try HTTPTypes.HTTPRequest(request)
             } throws: { error in
@@ -52,38 +52,38 @@ struct HTTPTypesConversionTests {
     func unsupportedRequests() throws {
         let propfind = HTTPTypes.HTTPRequest(
             method: try #require(.init("PROPFIND")), scheme: "https", authority: "dav.example.com", path: "/")
-        #expect(throws: HTTPClientError.self) { try EndpointRouter.HTTPRequest(propfind) }
+        #expect(throws: HTTPClientError.self) { try EndpointRouter.OutgoingRequest(propfind) }
         let noAuthority = HTTPTypes.HTTPRequest(method: .get, scheme: "https", authority: nil, path: "/")
         #expect {
-            try EndpointRouter.HTTPRequest(noAuthority)
+            try EndpointRouter.OutgoingRequest(noAuthority)
         } throws: { error in
             if case .badURL = error as? HTTPClientError { true } else { false }
         }
         let asterisk = HTTPTypes.HTTPRequest(method: .options, scheme: "https", authority: "example.com", path: "*")
-        #expect(throws: HTTPClientError.self) { try EndpointRouter.HTTPRequest(asterisk) }
+        #expect(throws: HTTPClientError.self) { try EndpointRouter.OutgoingRequest(asterisk) }
     }
 
     @Test("A response converts both ways: status, headers in order, body and URL kept on our side")
     func responseRoundTrip() throws {
-        var headers = EndpointRouter.HTTPHeaders()
+        var headers = EndpointRouter.HeaderFields()
         headers.add(name: "Set-Cookie", value: "a=1")
         headers.add(name: "Set-Cookie", value: "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT")
         headers.add(name: "Content-Type", value: "application/json")
         let url = URL(string: "https://api.example.com/x")
-        let response = EndpointRouter.HTTPResponse(statusCode: 201, headers: headers, body: Data("{}".utf8), url: url)
+        let response = EndpointRouter.IncomingResponse(statusCode: 201, headers: headers, body: Data("{}".utf8), url: url)
 
         let head = try HTTPTypes.HTTPResponse(response)
         #expect(head.status == .created)
         #expect(head.headerFields[values: .setCookie] == ["a=1", "b=2; Expires=Wed, 21 Oct 2026 07:28:00 GMT"])
 
-        let back = EndpointRouter.HTTPResponse(head, body: response.body, url: url)
+        let back = EndpointRouter.IncomingResponse(head, body: response.body, url: url)
         #expect(back == response)
     }
 
     @Test("A status HTTPTypes cannot hold is .invalidResponse, not a crash")
     func invalidStatus() {
         for status in [-1, 42, 1000] {
-            #expect(throws: HTTPClientError.invalidResponse) { try HTTPTypes.HTTPResponse(HTTPResponseHead(statusCode: status)) }
+            #expect(throws: HTTPClientError.invalidResponse) { try HTTPTypes.HTTPResponse(ResponseHead(statusCode: status)) }
         }
     }
 }

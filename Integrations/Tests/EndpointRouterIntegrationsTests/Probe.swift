@@ -8,7 +8,7 @@ import Tracing
 struct Probe: HTTPClient {
     var host = "https://api.example.com:8443"
     var endpoint = "todos"
-    var method: HTTPMethod = .get
+    var method: RequestMethod = .get
     var headers: [String: String]?
     var redirectPolicy = RedirectPolicy()
     var middlewares: [any HTTPMiddleware] = []

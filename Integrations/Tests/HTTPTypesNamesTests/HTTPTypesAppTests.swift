@@ -7,7 +7,7 @@ import Testing
 
 // A file as a Hummingbird 2 app writes it: HTTPTypes imported beside EndpointRouter, the service
 // enum and the middleware written as the README writes them. Without EndpointRouterNames.swift,
-// `HTTPRequest` and `HTTPResponse` are ambiguous here and this file does not compile.
+// `OutgoingRequest` and `IncomingResponse` are ambiguous here and this file does not compile.
 
 struct Pet: Codable, Equatable, Sendable {
     let id: Int
@@ -29,8 +29,8 @@ enum PetAPI: HTTPClient {
         case .adopt: "adoptions"
         }
     }
-    var method: HTTPMethod { if case .adopt = self { .post } else { .get } }
-    var body: RequestBody? { if case .adopt(let pet) = self { .json(pet) } else { nil } }
+    var method: RequestMethod { if case .adopt = self { .post } else { .get } }
+    var body: EndpointBody? { if case .adopt(let pet) = self { .json(pet) } else { nil } }
     var transport: any HTTPTransport { Self.transport }
     var middlewares: [any HTTPMiddleware] { [RequestID(value: "req-1")] }
 }
@@ -38,7 +38,7 @@ enum PetAPI: HTTPClient {
 /// Passes on the ID of the server request being handled, as the README's middleware example does.
 struct RequestID: HTTPMiddleware {
     let value: String
-    func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         var request = request
         request.headers["X-Request-ID"] = value
         return try await next(request, context)

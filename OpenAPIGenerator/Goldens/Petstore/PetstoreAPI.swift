@@ -18,7 +18,7 @@ public enum PetstoreAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
         case .showPetById(let petId): return "pets/\(segment: petId)"
         }
     }
-    public var method: EndpointRouter.HTTPMethod {
+    public var method: EndpointRouter.RequestMethod {
         switch self {
         case .listPets, .showPetById: .get
         case .createPets: .post

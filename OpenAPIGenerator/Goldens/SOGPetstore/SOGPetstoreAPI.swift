@@ -37,7 +37,7 @@ public enum SOGPetstoreAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
         case .multipartDownloadTyped, .multipartUploadTyped: return "pets/multipart-typed"
         }
     }
-    public var method: EndpointRouter.HTTPMethod {
+    public var method: EndpointRouter.RequestMethod {
         switch self {
         case .listPets, .getStats, .multipartDownloadTyped: .get
         case .createPet, .createPetWithForm, .postStats, .probe, .multipartUploadTyped: .post
@@ -60,7 +60,7 @@ public enum SOGPetstoreAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
         default: return nil
         }
     }
-    public var body: EndpointRouter.RequestBody? {
+    public var body: EndpointRouter.EndpointBody? {
         switch self {
         case .createPet(_, let body): return .json(body)
         case .createPetWithForm(let body): return .form(SOGPetstoreAPI.formFields(body))

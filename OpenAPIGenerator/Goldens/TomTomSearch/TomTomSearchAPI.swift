@@ -67,7 +67,7 @@ public enum TomTomSearchAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
         case .getSearchStructuredGeocode(let versionNumber, let ext, _, _, _, _, _, _, _, _, _, _, _, _, _, _): return "search/\(segment: versionNumber)/structuredGeocode.\(segment: ext.rawValue)"
         }
     }
-    public var method: EndpointRouter.HTTPMethod {
+    public var method: EndpointRouter.RequestMethod {
         switch self {
         case .getSearchAdditionalData, .getSearchCS, .getSearchCategorySearch, .getSearchGeocode, .getSearchGeometryFilter, .getSearchGeometrySearch, .getSearchNearbySearch, .getSearchPoiSearch, .getSearchReverseGeocodeCrossStreet, .getSearchReverseGeocode, .getSearchRoutedFilter, .getSearchRoutedSearch, .getSearchS, .getSearchSearch, .getSearchStructuredGeocode: .get
         case .postSearchGeometryFilter, .postSearchGeometrySearch, .postSearchRoutedFilter, .postSearchSearchAlongRoute: .post
@@ -98,7 +98,7 @@ public enum TomTomSearchAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
         }
     }
     public var queryStyle: EndpointRouter.QueryStyle { EndpointRouter.QueryStyle(arrays: .repeatedKey) }
-    public var body: EndpointRouter.RequestBody? {
+    public var body: EndpointRouter.EndpointBody? {
         switch self {
         case .postSearchGeometryFilter(_, _, let body): return body.map { .json($0) }
         case .postSearchGeometrySearch(_, _, _, _, _, _, _, let body): return body.map { .json($0) }

@@ -19,7 +19,7 @@ public enum USPTOAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
         case .performSearch(let dataset, let version, _): return "\(segment: dataset)/\(segment: version)/records"
         }
     }
-    public var method: EndpointRouter.HTTPMethod {
+    public var method: EndpointRouter.RequestMethod {
         switch self {
         case .listDataSets, .listSearchableFields: .get
         case .performSearch: .post
@@ -27,7 +27,7 @@ public enum USPTOAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     }
     public var parameterEncoding: EndpointRouter.ParameterEncoding { .query }
     public var queryStyle: EndpointRouter.QueryStyle { EndpointRouter.QueryStyle(arrays: .repeatedKey) }
-    public var body: EndpointRouter.RequestBody? {
+    public var body: EndpointRouter.EndpointBody? {
         switch self {
         case .performSearch(_, _, let body): return body.map { .form(USPTOAPI.formFields($0)) }
         default: return nil

@@ -163,9 +163,9 @@ struct ServiceRenderer {
             }
         }
         if byMethod.count == 1, let only = byMethod.first {
-            return "    \(access)var method: EndpointRouter.HTTPMethod { .\(only.0) }\n"
+            return "    \(access)var method: EndpointRouter.RequestMethod { .\(only.0) }\n"
         }
-        var text = "    \(access)var method: EndpointRouter.HTTPMethod {\n        switch self {\n"
+        var text = "    \(access)var method: EndpointRouter.RequestMethod {\n        switch self {\n"
         for (index, (method, cases)) in byMethod.enumerated() {
             text += "        \(clause(cases, isLast: index == byMethod.count - 1)): .\(method)\n"
         }
@@ -248,7 +248,7 @@ struct ServiceRenderer {
     private func bodyProperty() -> String {
         let withBody = operations.filter { $0.body != nil }
         guard !withBody.isEmpty else { return "" }
-        var text = "    \(access)var body: EndpointRouter.RequestBody? {\n        switch self {\n"
+        var text = "    \(access)var body: EndpointRouter.EndpointBody? {\n        switch self {\n"
         for operation in withBody {
             guard let body = operation.body else { continue }
             let make: (String) -> String

@@ -5,7 +5,7 @@
 /// when building the request and again before any transport, whoever added the body.
 package enum BodyRule {
     /// Throws `.encodingFailed` when `method` may not carry the body it has.
-    package static func check(method: HTTPMethod, hasBody: Bool) throws(HTTPClientError) {
+    package static func check(method: RequestMethod, hasBody: Bool) throws(HTTPClientError) {
         guard hasBody, method == .get || method == .head else { return }
         throw .encodingFailed(
             """

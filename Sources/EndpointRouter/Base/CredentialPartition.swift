@@ -26,7 +26,7 @@ package struct CredentialPartition: Sendable {
 
     /// The credential headers of `request`: lower-cased names with their values, sorted, one pair
     /// per field. `extra` adds names (any casing) to ``SensitiveHeaders/credentials``.
-    package static func credentials(of request: HTTPRequest, extra: Set<String>) -> [(name: String, value: String)] {
+    package static func credentials(of request: OutgoingRequest, extra: Set<String>) -> [(name: String, value: String)] {
         let extra = Set(extra.map { $0.lowercased() })
         return request.headers.fields
             .filter { SensitiveHeaders.contains($0.name, extra: extra) }
@@ -48,7 +48,7 @@ package struct CredentialPartition: Sendable {
     /// `""` for a request without credentials, else the hex HMAC-SHA256 of its credential pairs
     /// (headers, and `queryCredentials`: the query items ``splitCredentials(of:queryItems:)`` took
     /// out of its URL) under this instance's secret: equal for the same credentials, unrelated otherwise.
-    package func key(for request: HTTPRequest, extra: Set<String>, queryCredentials: [(name: String, value: String)] = []) -> String {
+    package func key(for request: OutgoingRequest, extra: Set<String>, queryCredentials: [(name: String, value: String)] = []) -> String {
         let pairs = Self.credentials(of: request, extra: extra) + queryCredentials
         guard !pairs.isEmpty else { return "" }
         // Length-prefixed, so that moving bytes between a name and a value changes the message.

@@ -16,16 +16,16 @@ public struct EndpointResponse<Value> {
     /// The HTTP status code.
     public let statusCode: Int
     /// The response headers, in order, with case-insensitive lookup.
-    public let headers: HTTPHeaders
+    public let headers: HeaderFields
     /// The raw body, as received (already decompressed by the transport).
     public let data: Data
     /// The request that was built for the endpoint, before any middleware changed it.
-    public let request: HTTPRequest
+    public let request: OutgoingRequest
     /// The URL that answered, after any redirects.
     public let url: URL?
 
     /// Creates a response; transports and tests use it, apps receive it.
-    public init(value: Value, statusCode: Int, headers: HTTPHeaders, data: Data, request: HTTPRequest, url: URL?) {
+    public init(value: Value, statusCode: Int, headers: HeaderFields, data: Data, request: OutgoingRequest, url: URL?) {
         self.value = value
         self.statusCode = statusCode
         self.headers = headers

@@ -7,11 +7,11 @@ import Foundation
 // only (a body may hold a password under any key). The properties themselves are never redacted:
 // `request.headers["Authorization"]` gives the value.
 
-extension HTTPHeaders.Field: CustomStringConvertible, CustomReflectable {
+extension HeaderFields.Field: CustomStringConvertible, CustomReflectable {
     /// `Name: value`, with the value `<redacted>` when the name looks like a credential.
     ///
     /// ```swift
-    /// let shown = HTTPHeaders.Field(name: "X-Api-Key", value: "k").description   // "X-Api-Key: <redacted>"
+    /// let shown = HeaderFields.Field(name: "X-Api-Key", value: "k").description   // "X-Api-Key: <redacted>"
     /// ```
     public var description: String { "\(name): \(Redaction.standard.shownValue(of: self))" }
 
@@ -21,11 +21,11 @@ extension HTTPHeaders.Field: CustomStringConvertible, CustomReflectable {
     }
 }
 
-extension HTTPHeaders: CustomStringConvertible, CustomReflectable {
+extension HeaderFields: CustomStringConvertible, CustomReflectable {
     /// The fields as `Name: value` lines, credential-looking values `<redacted>`.
     ///
     /// ```swift
-    /// let headers: HTTPHeaders = ["Authorization": "Bearer t", "Accept": "application/json"]
+    /// let headers: HeaderFields = ["Authorization": "Bearer t", "Accept": "application/json"]
     /// print(headers)   // Authorization: <redacted>
     ///                  // Accept: application/json
     /// ```
@@ -39,7 +39,7 @@ extension HTTPHeaders: CustomStringConvertible, CustomReflectable {
     }
 }
 
-extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension OutgoingRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The method and the URL: `GET https://api.example.com/me?api_key=<redacted>&page=2`.
     public var description: String {
         "\(method.rawValue) \(Redaction.standard.url(url))"
@@ -62,7 +62,7 @@ extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
     }
 }
 
-extension HTTPResponseHead: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension ResponseHead: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The status and the URL that answered: `200 https://api.example.com/me?page=2`.
     public var description: String {
         url.map { "\(statusCode) \(Redaction.standard.url($0))" } ?? String(statusCode)
@@ -81,7 +81,7 @@ extension HTTPResponseHead: CustomStringConvertible, CustomDebugStringConvertibl
     }
 }
 
-extension HTTPResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension IncomingResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The status, the URL that answered and the body's size: `200 https://api.example.com/me, 83 bytes`.
     public var description: String {
         "\(head.description), \(bodySummary)"
@@ -148,7 +148,7 @@ extension HTTPClientError: CustomReflectable {
 /// The text parts the descriptions above share.
 private enum RedactedText {
     /// A request body by size, never by content; `nil` for none.
-    static func summary(of body: HTTPRequest.Body?) -> String? {
+    static func summary(of body: OutgoingRequest.Body?) -> String? {
         switch body {
         case .data(let data): "\(data.count) bytes"
         case .file(let file): "file \(file.lastPathComponent)"
@@ -157,7 +157,7 @@ private enum RedactedText {
     }
 
     /// `first`, the header lines, and `(body: …)`, one per line.
-    static func lines(_ first: String, headers: HTTPHeaders, body: String?) -> String {
+    static func lines(_ first: String, headers: HeaderFields, body: String?) -> String {
         var lines = [first]
         lines += headers.fields.map(\.description)
         if let body { lines.append("(body: \(body))") }

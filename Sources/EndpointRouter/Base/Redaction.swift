@@ -98,12 +98,12 @@ public struct Redaction: Sendable, Hashable {
 
     /// `headers` with the value of every redacted field replaced by ``placeholder``; names, order
     /// and other values unchanged.
-    public func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(headers.fields.map { HTTPHeaders.Field(name: $0.name, value: shownValue(of: $0)) })
+    public func headers(_ headers: HeaderFields) -> HeaderFields {
+        HeaderFields(headers.fields.map { HeaderFields.Field(name: $0.name, value: shownValue(of: $0)) })
     }
 
     /// `field`'s value, or ``placeholder`` when ``redactsHeader(_:)`` hides it.
-    package func shownValue(of field: HTTPHeaders.Field) -> String {
+    package func shownValue(of field: HeaderFields.Field) -> String {
         redactsHeader(field.name) ? Self.placeholder : field.value
     }
 

@@ -4,7 +4,7 @@
 /// Reflection costs about 1.5 µs a call (a `Mirror`, the payload boxed, the type's name
 /// demangled), a tenth of the library's whole cost per call, for a name most calls never read. So
 /// a call does not derive it up front: ``forCall(of:)`` keeps a copy of the endpoint value and the
-/// name is derived the first time a middleware or transport reads ``RequestContext/endpointName``.
+/// name is derived the first time a middleware or transport reads ``CallContext/endpointName``.
 /// An endpoint that declares its own name is read at once, as before, on the caller's actor.
 enum EndpointName {
     /// The name of `value`'s type and case.
@@ -19,7 +19,7 @@ enum EndpointName {
 
     /// The name of `client` for one call: already known when the endpoint declares it, derived
     /// when first read otherwise.
-    static func forCall<Client: HTTPClient>(of client: Client) -> RequestContext.Name {
+    static func forCall<Client: HTTPClient>(of client: Client) -> CallContext.Name {
         // One storage serves as the hand-over slot now and as the name's memo later: one allocation.
         let derived = DerivedName()
         let name = $deferral.withValue(derived) { client.endpointName }

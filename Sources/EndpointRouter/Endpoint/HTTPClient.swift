@@ -22,17 +22,17 @@ import Foundation
 ///         case .create: "todos"
 ///         }
 ///     }
-///     var method: HTTPMethod { if case .create = self { .post } else { .get } }
+///     var method: RequestMethod { if case .create = self { .post } else { .get } }
 ///     var parameters: [String: Any]? {
 ///         if case .list(let userId?) = self { ["userId": userId] } else { nil }
 ///     }
-///     var body: RequestBody? { if case .create(let todo) = self { .json(todo) } else { nil } }
+///     var body: EndpointBody? { if case .create(let todo) = self { .json(todo) } else { nil } }
 /// }
 ///
 /// let todos = await TodoAPI.list(userId: 1).request(type: [Todo].self)   // Result<[Todo], HTTPClientError>
 /// ```
 ///
-/// A request flows one way: the endpoint builds an ``HTTPRequest`` (``makeRequest()``), the call's
+/// A request flows one way: the endpoint builds an ``OutgoingRequest`` (``makeRequest()``), the call's
 /// deadline starts, the ``middlewares`` see it in order, the request checks run, the library follows
 /// redirects (``redirectPolicy``) while the ``transport`` performs each exchange, the body goes into
 /// memory up to ``maxResponseSize`` (or to a file, for ``download(to:timeout:headers:middlewares:progress:)``), and the response
@@ -47,7 +47,7 @@ public protocol HTTPClient {
     /// call with ``HTTPClientError/delimiterInEndpoint(_:)``.
     var endpoint: String { get }
     /// The method. Defaults to `.get`.
-    var method: HTTPMethod { get }
+    var method: RequestMethod { get }
     /// Parameters, placed according to ``parameterEncoding``. Defaults to `nil`.
     var parameters: [String: Any]? { get }
     /// Headers; they override the defaults (`Accept`, `User-Agent`, `Content-Type`) whatever their
@@ -58,7 +58,7 @@ public protocol HTTPClient {
     /// How arrays and booleans are written into queries and forms. Defaults to ``QueryStyle/default``.
     var queryStyle: QueryStyle { get }
     /// An explicit body; when set, ``parameters`` go to the query. Defaults to `nil`.
-    var body: RequestBody? { get }
+    var body: EndpointBody? { get }
     /// A total deadline in seconds for the whole call: every middleware, attempt, wait and redirect
     /// included; sub-second values work. Defaults to `nil`: 60 seconds.
     var timeout: TimeInterval? { get }
@@ -71,7 +71,7 @@ public protocol HTTPClient {
     /// How redirects are followed: hop limit and extra headers to strip when the origin changes.
     /// Defaults to ``RedirectPolicy/init(maximumHops:sensitiveHeaders:)`` with 10 hops.
     var redirectPolicy: RedirectPolicy { get }
-    /// The endpoint's name in ``RequestContext/endpointName``, for logs and metrics. Defaults to the
+    /// The endpoint's name in ``CallContext/endpointName``, for logs and metrics. Defaults to the
     /// type and case name, such as `"TodoAPI.todo"`, never the case's associated values.
     var endpointName: String { get }
     /// The type of ``acceptableStatusCodes``, inferred from the property you write.
@@ -106,7 +106,7 @@ public protocol HTTPClient {
     /// It is read once per call, so a middleware that keeps state (a token being refreshed, a
     /// cache) must be an object created once and returned here each time, such as a `static let`.
     var middlewares: [any HTTPMiddleware] { get }
-    /// Settings the middlewares read for this endpoint (``RequestContext/options``), such as
+    /// Settings the middlewares read for this endpoint (``CallContext/options``), such as
     /// whether a POST may be retried. Defaults to ``EndpointOptions/init()``.
     var options: EndpointOptions { get }
 }
@@ -115,7 +115,7 @@ extension HTTPClient {
     /// `""`: no path between host and endpoint.
     public var path: String { "" }
     /// `.get`.
-    public var method: HTTPMethod { .get }
+    public var method: RequestMethod { .get }
     /// `nil`: no parameters.
     public var parameters: [String: Any]? { nil }
     /// `nil`: only the default headers.
@@ -125,7 +125,7 @@ extension HTTPClient {
     /// Brackets for arrays, `true`/`false` for booleans.
     public var queryStyle: QueryStyle { .default }
     /// `nil`: no explicit body.
-    public var body: RequestBody? { nil }
+    public var body: EndpointBody? { nil }
     /// `nil`: a 60-second deadline.
     public var timeout: TimeInterval? { nil }
     /// 64 MiB.

@@ -6,7 +6,7 @@ import Foundation
 /// var form = MultipartFormData()
 /// form.append("Holiday", name: "title")
 /// form.append(jpegData, name: "photo", fileName: "beach.jpg", mimeType: "image/jpeg")
-/// // in the endpoint:  var body: RequestBody? { .multipart(form) }
+/// // in the endpoint:  var body: EndpointBody? { .multipart(form) }
 /// ```
 public struct MultipartFormData: Sendable, Hashable {
     private struct Part: Sendable, Hashable {

@@ -1,5 +1,5 @@
 /// Settings an endpoint declares for the middlewares that handle its calls, handed to them in
-/// ``RequestContext/options``.
+/// ``CallContext/options``.
 ///
 /// Built-in middlewares read their own options (``retryable``, ``deduplicate``, …); a middleware of
 /// yours declares a key:

@@ -4,7 +4,7 @@
 /// Middlewares run in the order an endpoint lists them: the first sees the request first and the
 /// response last. After the last one come the request checks, the redirect follower and the
 /// transport; a middleware that must see each request sent, redirect hops included, sets
-/// ``RequestContext/exchangeMiddleware``. The call's deadline is above them all: a middleware that waits or retries past it is
+/// ``CallContext/exchangeMiddleware``. The call's deadline is above them all: a middleware that waits or retries past it is
 /// cut off with `.timedOut`.
 ///
 /// Wait with `await`, never by blocking the thread (a lock held across I/O, a semaphore, a
@@ -16,7 +16,7 @@
 /// ```swift
 /// struct BearerToken: HTTPMiddleware {
 ///     let token: String
-///     func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+///     func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
 ///         var request = request
 ///         request.headers["Authorization"] = "Bearer \(token)"
 ///         return try await next(request, context)
@@ -25,9 +25,9 @@
 /// ```
 public protocol HTTPMiddleware: Sendable {
     /// The rest of the chain, ending in the transport. Each call is one more attempt: the context
-    /// it passes on carries the next ``RequestContext/attempt`` number.
-    typealias Next = @Sendable (HTTPRequest, RequestContext) async throws(HTTPClientError) -> HTTPResponse
+    /// it passes on carries the next ``CallContext/attempt`` number.
+    typealias Next = @Sendable (OutgoingRequest, CallContext) async throws(HTTPClientError) -> IncomingResponse
 
     /// Handles one request, passing it on with `next`.
-    func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse
+    func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse
 }

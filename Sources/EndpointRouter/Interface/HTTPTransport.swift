@@ -8,8 +8,8 @@
 ///
 /// ```swift
 /// struct TeapotTransport: HTTPTransport {
-///     func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError) -> HTTPResponseHead {
-///         let head = HTTPResponseHead(statusCode: 418, headers: ["Content-Type": "text/plain"], url: request.url)
+///     func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError) -> ResponseHead {
+///         let head = ResponseHead(statusCode: 418, headers: ["Content-Type": "text/plain"], url: request.url)
 ///         try sink.receive(head)
 ///         try sink.write(Data("I'm a teapot".utf8))
 ///         return head
@@ -27,7 +27,7 @@
 /// - end with `.cancelled` when the calling task is cancelled (the suite's bound: 50 ms, best of
 ///   three tries), without blocking the calling thread, and close the connection of an abandoned
 ///   exchange;
-/// - report upload progress with ``RequestContext/reportUpload(sentBytes:totalBytes:)`` if it can,
+/// - report upload progress with ``CallContext/reportUpload(sentBytes:totalBytes:)`` if it can,
 ///   from any thread (the library runs the caller's closure elsewhere, never on that thread);
 /// - never block the thread it is called on: wait with `await`. The library starts a call's work on
 ///   the caller's thread (no thread hand-off per call) and keeps the deadline by resuming the
@@ -36,8 +36,8 @@
 ///   SwiftNIO), blocking is outside the contract: it delays the caller and starves the thread pool.
 public protocol HTTPTransport: Sendable {
     /// Sends `request`, delivers the response into `sink` and returns its head.
-    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
 }
 
 /// A task-local transport that replaces every endpoint's own `transport`.

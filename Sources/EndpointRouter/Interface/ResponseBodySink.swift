@@ -28,9 +28,9 @@ public protocol ResponseBodySink: Sendable {
     ///
     /// - Throws: `.responseTooLarge` when `Content-Length` announces more than the limit for a
     ///   response that has a body (not a HEAD's, 1xx, 204 or 304: see
-    ///   ``HTTPResponseHead/expectedBodyLength(answering:)``); `.cancelled` when the call has
+    ///   ``ResponseHead/expectedBodyLength(answering:)``); `.cancelled` when the call has
     ///   already ended.
-    func receive(_ head: HTTPResponseHead) throws(HTTPClientError)
+    func receive(_ head: ResponseHead) throws(HTTPClientError)
 
     /// Takes the next piece of the body (decompressed, when the server used `Content-Encoding`).
     ///

@@ -11,7 +11,7 @@ import Foundation
 ///     var host: String { "https://api.example.com" }
 ///     var endpoint: String { "timeline" }
 ///     var middlewares: [any HTTPMiddleware] {
-///         [MetricsMiddleware(report: Metrics.record), AuthorizationMiddleware(Self.credentials, host: host), RetryMiddleware()]
+///         [CallMetricsMiddleware(report: Metrics.record), AuthorizationMiddleware(Self.credentials, host: host), RetryMiddleware()]
 ///     }
 /// }
 /// ```
@@ -41,7 +41,7 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
     }
 
     /// Sends `request` with the current credential, refreshing and sending again once on a 401.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    public func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         guard let url = URL(string: host), url.host != nil else {
             throw .badURL("AuthorizationMiddleware's host '\(host)' is not a URL with a host; pass the service's `host`")
         }
@@ -59,7 +59,7 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
     /// treat it as they treat `Authorization`: the redirect follower drops an API-key header on a
     /// redirect to another origin, logs and recordings redact it, and the cache partitions by it
     /// without writing it into a key or a file.
-    private static func context(_ context: RequestContext, for credential: Credential?) -> RequestContext {
+    private static func context(_ context: CallContext, for credential: Credential?) -> CallContext {
         var context = context
         switch credential {
         case .header(let name, _): context.options.credentialHeaders.insert(name.lowercased())

@@ -6,7 +6,7 @@ enum CURLCommand {
     /// truncated body would make the command send something else.
     static let bodyLimit = 16 * 1024
 
-    static func of(_ request: HTTPRequest, redaction: Redaction) -> String {
+    static func of(_ request: OutgoingRequest, redaction: Redaction) -> String {
         var words = ["curl"]
         switch request.method {
         case .get: break

@@ -10,7 +10,7 @@ struct CacheControl: Equatable {
 
     /// Directives are case-insensitive and may repeat over several fields; a malformed `max-age`
     /// is treated as `0` (stale), the safe reading. `s-maxage` is for shared caches and ignored.
-    init(_ headers: HTTPHeaders) {
+    init(_ headers: HeaderFields) {
         for field in headers.values(for: "Cache-Control") {
             for directive in field.split(separator: ",") {
                 let parts = directive.split(separator: "=", maxSplits: 1)

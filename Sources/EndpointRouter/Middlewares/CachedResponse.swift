@@ -24,8 +24,8 @@ struct CachedResponse: Codable, Sendable {
         case key, statusCode, headerNames, headerValues, url, receivedAt, initialAge, varying
     }
 
-    var headers: HTTPHeaders {
-        get { HTTPHeaders(zip(headerNames, headerValues).map { HTTPHeaders.Field(name: $0.0, value: $0.1) }) }
+    var headers: HeaderFields {
+        get { HeaderFields(zip(headerNames, headerValues).map { HeaderFields.Field(name: $0.0, value: $0.1) }) }
         set {
             headerNames = newValue.fields.map(\.name)
             headerValues = newValue.fields.map(\.value)
@@ -45,7 +45,7 @@ struct CachedResponse: Codable, Sendable {
 
     /// The `Age` a response arrived with: whole non-negative seconds as RFC 9111 writes it; anything
     /// else (`nan`, `1e400`, `-5`) counts as `0`.
-    static func initialAge(of headers: HTTPHeaders) -> Double {
+    static func initialAge(of headers: HeaderFields) -> Double {
         guard let text = headers["Age"], let seconds = Int(text.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return 0 }
         return min(Double(seconds), longestAge)
     }
@@ -71,14 +71,14 @@ struct CachedResponse: Codable, Sendable {
     }
 
     /// Whether `request` carries the same values for the headers `Vary` names.
-    func matches(_ request: HTTPRequest) -> Bool {
+    func matches(_ request: OutgoingRequest) -> Bool {
         varying.allSatisfy { name, value in request.headers[name] == value }
     }
 
     /// The response for the caller: the stored one, with its current `Age`.
-    func response(at now: Date) -> HTTPResponse {
+    func response(at now: Date) -> IncomingResponse {
         var headers = headers
         headers["Age"] = String(Int(min(age(at: now), Self.longestAge)))
-        return HTTPResponse(statusCode: statusCode, headers: headers, body: body, url: url)
+        return IncomingResponse(statusCode: statusCode, headers: headers, body: body, url: url)
     }
 }

@@ -61,7 +61,7 @@ public struct CachingMiddleware: HTTPMiddleware {
 
     /// Answers from the cache, revalidates, or sends and stores, as the endpoint's policy and the
     /// response headers say.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    public func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         let policy = context.options.cachePolicy
         guard request.method == .get, policy != .disabled, !context.isStreaming,
             !["If-None-Match", "If-Modified-Since", "Range"].contains(where: request.headers.contains)
@@ -96,7 +96,7 @@ public struct CachingMiddleware: HTTPMiddleware {
 
     /// Stores `response` when the rules allow; returns it unchanged either way. The stored URL loses
     /// the query items an ``AuthorizationMiddleware`` put a credential in, as the key did.
-    private func store(_ response: HTTPResponse, for request: HTTPRequest, key: String, context: RequestContext) -> HTTPResponse {
+    private func store(_ response: IncomingResponse, for request: OutgoingRequest, key: String, context: CallContext) -> IncomingResponse {
         let queryCredentials = context.options.credentialQueryItems
         if var entry = Self.storable(
             response, for: request, key: key, credentialHeaders: context.options.credentialHeaders, at: cache.now())
@@ -117,7 +117,7 @@ public struct CachingMiddleware: HTTPMiddleware {
     /// already holds the request's credential partition, so only a request with the same credential
     /// values finds the entry at all.
     static func storable(
-        _ response: HTTPResponse, for request: HTTPRequest, key: String, credentialHeaders: Set<String>, at now: Date
+        _ response: IncomingResponse, for request: OutgoingRequest, key: String, credentialHeaders: Set<String>, at now: Date
     ) -> CachedResponse? {
         let control = CacheControl(response.headers)
         guard response.statusCode == 200, response.bodyFile == nil, !control.noStore,
@@ -147,7 +147,7 @@ public struct CachingMiddleware: HTTPMiddleware {
 
     /// `stored` after a 304: its headers replaced by the 304's of the same name, except the ones
     /// that describe the 304's own (empty) body and cookies, and its age restarted.
-    static func refreshed(_ stored: CachedResponse, by notModified: HTTPResponse, at now: Date) -> CachedResponse {
+    static func refreshed(_ stored: CachedResponse, by notModified: IncomingResponse, at now: Date) -> CachedResponse {
         let kept: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "set-cookie", "set-cookie2"]
         var entry = stored
         var headers = stored.headers

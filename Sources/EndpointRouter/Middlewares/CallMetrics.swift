@@ -1,18 +1,18 @@
 import Foundation
 
-/// What ``MetricsMiddleware`` reports about one call, once, when it ends.
+/// What ``CallMetricsMiddleware`` reports about one call, once, when it ends.
 ///
 /// ```swift
-/// let metrics = MetricsMiddleware { metrics in
+/// let metrics = CallMetricsMiddleware { metrics in
 ///     print(metrics.endpointName, metrics.statusCode ?? -1, metrics.duration, metrics.attempts)
 /// }
 /// ```
 public struct CallMetrics: Sendable, Equatable {
-    /// The endpoint's ``RequestContext/endpointName``, such as `"FeedAPI.timeline"`; never its
+    /// The endpoint's ``CallContext/endpointName``, such as `"FeedAPI.timeline"`; never its
     /// associated values or URL, which may hold secrets.
     public var endpointName: String
     /// The request's method.
-    public var method: HTTPMethod
+    public var method: RequestMethod
     /// When the call reached the middleware.
     public var start: Date
     /// How long the call took below the middleware: every attempt, wait and redirect.
@@ -48,7 +48,7 @@ public struct CallMetrics: Sendable, Equatable {
 
     /// Creates a report.
     public init(
-        endpointName: String, method: HTTPMethod, start: Date, duration: Duration, statusCode: Int?,
+        endpointName: String, method: RequestMethod, start: Date, duration: Duration, statusCode: Int?,
         error: HTTPClientError?, attempts: Int, bytesSent: Int64, bytesReceived: Int64
     ) {
         self.endpointName = endpointName

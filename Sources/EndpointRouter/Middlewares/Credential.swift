@@ -26,7 +26,7 @@ public enum Credential: Sendable, Hashable {
     case query(name: String, value: String)
 
     /// `request` carrying this credential.
-    func authorize(_ request: HTTPRequest) throws(HTTPClientError) -> HTTPRequest {
+    func authorize(_ request: OutgoingRequest) throws(HTTPClientError) -> OutgoingRequest {
         var request = request
         switch self {
         case .bearer(let token):

@@ -48,7 +48,7 @@ public struct DeduplicationMiddleware: HTTPMiddleware {
 
     /// Joins an identical exchange in flight, or starts one others may join; other methods, and
     /// endpoints whose ``EndpointOptions/deduplicate`` is `false`, pass straight through.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    public func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         guard context.options.deduplicate, !context.isStreaming, request.method == .get || request.method == .head, request.body == nil
         else {
             return try await next(request, context)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Counts what goes to the network below a ``MetricsMiddleware``: the library's last step (after
+/// Counts what goes to the network below a ``CallMetricsMiddleware``: the library's last step (after
 /// every middleware) reports each attempt and its response to the counters the context carries, so
 /// retries and replays made by middlewares further down are seen however they are nested.
 final class ExchangeCounter: Sendable {
@@ -15,7 +15,7 @@ final class ExchangeCounter: Sendable {
     var tally: Tally { state.withLock { $0 } }
 
     /// One attempt of `request` is going out.
-    func sending(_ request: HTTPRequest) {
+    func sending(_ request: OutgoingRequest) {
         let size = Self.size(of: request.body)
         state.withLock {
             $0.attempts += 1
@@ -24,21 +24,21 @@ final class ExchangeCounter: Sendable {
     }
 
     /// An attempt was answered with `response`.
-    func received(_ response: HTTPResponse) {
+    func received(_ response: IncomingResponse) {
         let size = Self.size(of: response)
         state.withLock { $0.bytesReceived += size }
     }
 
     /// The bytes of `response`'s body, in memory or in its file.
-    static func size(of response: HTTPResponse) -> Int64 {
+    static func size(of response: IncomingResponse) -> Int64 {
         response.bodyFile.map(fileSize) ?? Int64(response.body.count)
     }
 
     /// Reports an attempt of `request` to every counter in `context`, runs it, and reports its response.
     static func counting(
-        _ request: HTTPRequest, _ context: RequestContext,
-        _ exchange: () async throws(HTTPClientError) -> HTTPResponse
-    ) async throws(HTTPClientError) -> HTTPResponse {
+        _ request: OutgoingRequest, _ context: CallContext,
+        _ exchange: () async throws(HTTPClientError) -> IncomingResponse
+    ) async throws(HTTPClientError) -> IncomingResponse {
         let counters = context.options.exchangeCounters
         guard !counters.isEmpty else { return try await exchange() }
         for counter in counters { counter.sending(request) }
@@ -47,7 +47,7 @@ final class ExchangeCounter: Sendable {
         return response
     }
 
-    private static func size(of body: HTTPRequest.Body?) -> Int64 {
+    private static func size(of body: OutgoingRequest.Body?) -> Int64 {
         switch body {
         case .data(let data): Int64(data.count)
         case .file(let url): fileSize(url)

@@ -32,7 +32,7 @@ public final class InFlightRequests: Sendable {
         /// Send the exchange through your pipeline, then hand the result to `Flight.finish`.
         case send(Flight)
         /// The shared exchange's result.
-        case shared(Result<HTTPResponse, HTTPClientError>)
+        case shared(Result<IncomingResponse, HTTPClientError>)
         /// The response cannot be shared (its body is in another call's file): send your own.
         case sendYourself
     }
@@ -42,15 +42,15 @@ public final class InFlightRequests: Sendable {
     private struct Key: Hashable {
         let method: String
         let url: String
-        let headers: [HTTPHeaders.Field]
+        let headers: [HeaderFields.Field]
         let partition: String
 
-        init(_ request: HTTPRequest, credentialHeaders: Set<String>, partition: CredentialPartition) {
+        init(_ request: OutgoingRequest, credentialHeaders: Set<String>, partition: CredentialPartition) {
             method = request.method.rawValue
             url = request.url.absoluteString
             headers = request.headers.fields
                 .filter { !SensitiveHeaders.contains($0.name, extra: credentialHeaders) }
-                .map { HTTPHeaders.Field(name: $0.name.lowercased(), value: $0.value) }
+                .map { HeaderFields.Field(name: $0.name.lowercased(), value: $0.value) }
             self.partition = partition.key(for: request, extra: credentialHeaders)
         }
     }
@@ -81,7 +81,7 @@ public final class InFlightRequests: Sendable {
     /// one in flight with the same credentials (returning `.shared(.failure(.cancelled))` at once when
     /// its task is cancelled). `credentialHeaders` names headers that count as credentials besides
     /// ``SensitiveHeaders/credentials``.
-    func join(_ request: HTTPRequest, credentialHeaders: Set<String>) async -> Role {
+    func join(_ request: OutgoingRequest, credentialHeaders: Set<String>) async -> Role {
         let key = Key(request, credentialHeaders: Set(credentialHeaders.map { $0.lowercased() }), partition: partition)
         let (flight, id, isNew) = state.withLock { state -> (Flight, UInt64, Bool) in
             state.nextID += 1
@@ -147,7 +147,7 @@ final class Flight: Sendable {
     /// Hands the sender's result to every waiter — unless it failed because the sender left
     /// (`senderLeft`), which says nothing about the server: then the longest-waiting caller
     /// becomes the sender. With nobody waiting, the exchange is over.
-    func finish(_ result: Result<HTTPResponse, HTTPClientError>, senderLeft: Bool) {
+    func finish(_ result: Result<IncomingResponse, HTTPClientError>, senderLeft: Bool) {
         let handOver: Bool = if case .failure = result { senderLeft } else { false }
         typealias Waiter = CheckedContinuation<InFlightRequests.Role, Never>
         let (next, waiters) = state.withLock { state -> (Waiter?, [UInt64: Waiter]) in

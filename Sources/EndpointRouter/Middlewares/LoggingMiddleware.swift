@@ -79,7 +79,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
     }
 
     /// Logs the request, passes it on, and logs the response or the error.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    public func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         // The credentials this call carries under names of its own (an API key header or query item)
         // are known only now, from the context.
         let redaction = redaction.adding(
@@ -135,7 +135,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
         }
     }
 
-    private func requestDetails(_ request: HTTPRequest, redaction: Redaction) -> String {
+    private func requestDetails(_ request: OutgoingRequest, redaction: Redaction) -> String {
         var details = ""
         if includesHeaders, !request.headers.fields.isEmpty {
             details +=

@@ -101,7 +101,7 @@ public final class ResponseCache: Sendable {
     /// in `credentialHeaders` as credentials besides ``SensitiveHeaders/credentials``, and the query
     /// items in `credentialQueryItems`, which are taken out of the URL so that no key, file name or
     /// file holds the secret.
-    func key(for request: HTTPRequest, credentialHeaders: Set<String>, credentialQueryItems: Set<String> = []) -> String {
+    func key(for request: OutgoingRequest, credentialHeaders: Set<String>, credentialQueryItems: Set<String> = []) -> String {
         let (url, queryCredentials) = CredentialPartition.splitCredentials(of: request.url, queryItems: credentialQueryItems)
         return Self.key(for: url, partition: partition.key(for: request, extra: credentialHeaders, queryCredentials: queryCredentials))
     }

@@ -66,7 +66,7 @@ public struct RetryMiddleware: HTTPMiddleware {
     }
 
     /// Sends `request`, then again after each retryable failure while the policy and the deadline allow.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    public func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         guard context.options.retryable ?? policy.retryableMethods.contains(request.method) else {
             return try await next(request, context)
         }

@@ -38,7 +38,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Methods retried without the endpoint's say-so: the idempotent ones, GET, HEAD, PUT, DELETE,
     /// OPTIONS and TRACE. A POST or PATCH is retried only when its endpoint sets
     /// ``EndpointOptions/retryable`` to `true`.
-    public var retryableMethods: Set<HTTPMethod>
+    public var retryableMethods: Set<RequestMethod>
 
     /// Creates a policy; the defaults suit most APIs.
     public init(
@@ -50,7 +50,7 @@ public struct RetryPolicy: Sendable, Hashable {
             .networkConnectionLost, .timedOut, .notConnectedToInternet,
             .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
         ],
-        retryableMethods: Set<HTTPMethod> = Set(HTTPMethod.allCases.filter(\.isIdempotent))
+        retryableMethods: Set<RequestMethod> = Set(RequestMethod.allCases.filter(\.isIdempotent))
     ) {
         self.maximumAttempts = maximumAttempts
         self.baseDelay = baseDelay
@@ -87,7 +87,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// How long to wait before attempt `attempt + 1` after `outcome` of attempt `attempt`, or `nil`
     /// when it is not retried for its outcome (the method and the deadline are the middleware's to
     /// check). `now` dates a `Retry-After` given as an HTTP date.
-    public func delay(after outcome: Result<HTTPResponse, HTTPClientError>, attempt: Int, now: Date = Date()) -> Duration? {
+    public func delay(after outcome: Result<IncomingResponse, HTTPClientError>, attempt: Int, now: Date = Date()) -> Duration? {
         guard attempt < maximumAttempts else { return nil }
         switch outcome {
         case .success(let response):

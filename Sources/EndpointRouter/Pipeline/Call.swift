@@ -3,8 +3,8 @@ import Foundation
 /// One call of an endpoint, taken from it up front so that sending needs no access to the endpoint
 /// value (which need not be `Sendable`): the built request and every policy that applies to it.
 struct Call: Sendable {
-    var request: HTTPRequest
-    let endpointName: RequestContext.Name
+    var request: OutgoingRequest
+    let endpointName: CallContext.Name
     let options: EndpointOptions
     let middlewares: [any HTTPMiddleware]
     let transport: any HTTPTransport
@@ -45,7 +45,7 @@ struct Call: Sendable {
     func send(
         into scope: CallScope, uploadProgress: ProgressReporter?, stream: StreamObserver? = nil,
         streamDeadline: ContinuousClock.Instant? = nil
-    ) async -> Result<HTTPResponse, HTTPClientError> {
+    ) async -> Result<IncomingResponse, HTTPClientError> {
         var deadline = Deadline.instant(after: timeout)
         if let streamDeadline { deadline = min(deadline, streamDeadline) }
         var options = options
@@ -54,7 +54,7 @@ struct Call: Sendable {
         if !redirectPolicy.sensitiveHeaders.isEmpty {
             options.credentialHeaders.formUnion(redirectPolicy.sensitiveHeaders.map { $0.lowercased() })
         }
-        let context = RequestContext(
+        let context = CallContext(
             name: endpointName, attempt: 1, deadline: deadline, options: options,
             uploadProgress: uploadProgress, streamObserver: stream)
         let redirectPolicy = self.redirectPolicy

@@ -30,11 +30,11 @@ final class CallScope: StripeLocked, @unchecked Sendable {
         }
 
         /// The whole response once the transport returned `head`.
-        func finish(_ head: HTTPResponseHead) throws(HTTPClientError) -> HTTPResponse {
+        func finish(_ head: ResponseHead) throws(HTTPClientError) -> IncomingResponse {
             switch self {
-            case .memory(let sink): HTTPResponse(head: head, body: try sink.finish())
+            case .memory(let sink): IncomingResponse(head: head, body: try sink.finish())
             case .file(let sink): try sink.finish(head)
-            case .stream: HTTPResponse(head: head)
+            case .stream: IncomingResponse(head: head)
             }
         }
 
@@ -64,7 +64,7 @@ final class CallScope: StripeLocked, @unchecked Sendable {
     /// it, and a HEAD's response has no body whatever its `Content-Length` says.
     ///
     /// - Throws: `.cancelled` once the call has ended.
-    func makeSink(answering method: HTTPMethod) throws(HTTPClientError) -> Sink {
+    func makeSink(answering method: RequestMethod) throws(HTTPClientError) -> Sink {
         let sink: Sink =
             switch destination {
             case .memory(let limit): .memory(MemoryBodySink(limit: limit, answering: method))

@@ -46,13 +46,13 @@ final class FileBodySink: ResponseBodySink {
     private let progress: ProgressReporter?
     /// The method of the request whose response this sink takes: a HEAD's response has no body,
     /// so progress must not announce the size its `Content-Length` describes.
-    private let method: HTTPMethod
+    private let method: RequestMethod
     private let state = Locked(State())
 
     /// A sink for the response to a `method` request (a GET's unless told: only HEAD differs).
     init(
         directory: URL, isAcceptable: @escaping @Sendable (Int) -> Bool, progress: ProgressReporter?,
-        answering method: HTTPMethod = .get
+        answering method: RequestMethod = .get
     ) {
         self.directory = directory
         self.isAcceptable = isAcceptable
@@ -60,7 +60,7 @@ final class FileBodySink: ResponseBodySink {
         self.method = method
     }
 
-    func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
+    func receive(_ head: ResponseHead) throws(HTTPClientError) {
         let report = try state.withLock { state throws(HTTPClientError) -> TransferProgress? in
             try Self.checkOpen(state)
             guard case .undecided = state.mode else { return nil }
@@ -100,13 +100,13 @@ final class FileBodySink: ResponseBodySink {
     }
 
     /// The response for `head`: with the file for an acceptable status, or the kept error body.
-    func finish(_ head: HTTPResponseHead) throws(HTTPClientError) -> HTTPResponse {
-        let (response, report) = try state.withLock { state throws(HTTPClientError) -> (HTTPResponse, TransferProgress?) in
+    func finish(_ head: ResponseHead) throws(HTTPClientError) -> IncomingResponse {
+        let (response, report) = try state.withLock { state throws(HTTPClientError) -> (IncomingResponse, TransferProgress?) in
             if let failure = state.failure { throw failure }
             switch state.mode {
             case .memory(let sink):
                 state.mode = .finished
-                return (HTTPResponse(head: head, body: try sink.finish()), nil)
+                return (IncomingResponse(head: head, body: try sink.finish()), nil)
             case .file(let descriptor, let url):
                 do throws(HTTPClientError) {
                     try Self.flush(&state.pending, to: descriptor, url: url)
@@ -120,17 +120,17 @@ final class FileBodySink: ResponseBodySink {
                     // The transport never gave the sink its head: keep what an error body needs.
                     let body = (try? FileHandle(forReadingFrom: url).readData(ofLength: Self.errorBodyLimit)) ?? Data()
                     unlink(url.path)
-                    return (HTTPResponse(head: head, body: body), nil)
+                    return (IncomingResponse(head: head, body: body), nil)
                 }
                 let total = TransferProgress(completedBytes: state.completed, expectedBytes: state.completed)
-                return (HTTPResponse(head: head, bodyFile: url), total)
+                return (IncomingResponse(head: head, bodyFile: url), total)
             case .undecided:
                 state.mode = .finished
-                guard isAcceptable(head.statusCode) else { return (HTTPResponse(head: head), nil) }
+                guard isAcceptable(head.statusCode) else { return (IncomingResponse(head: head), nil) }
                 // An acceptable response with no body: an empty file.
-                guard case .file(let descriptor, let url) = try openFile() else { return (HTTPResponse(head: head), nil) }
+                guard case .file(let descriptor, let url) = try openFile() else { return (IncomingResponse(head: head), nil) }
                 closeDescriptor(descriptor)
-                return (HTTPResponse(head: head, bodyFile: url), TransferProgress(completedBytes: 0, expectedBytes: 0))
+                return (IncomingResponse(head: head, bodyFile: url), TransferProgress(completedBytes: 0, expectedBytes: 0))
             case .finished, .closed:
                 throw .cancelled
             }

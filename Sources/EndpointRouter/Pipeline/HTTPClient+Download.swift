@@ -108,7 +108,7 @@ extension Call {
 
     /// Moves the downloaded file to `destination`, replacing what is there atomically; a body a
     /// middleware produced in memory is written to a temporary file first for the same guarantee.
-    private static func place(_ response: HTTPResponse, at destination: URL) throws(HTTPClientError) {
+    private static func place(_ response: IncomingResponse, at destination: URL) throws(HTTPClientError) {
         var source = response.bodyFile
         if source == nil {
             let temporary = destination.deletingLastPathComponent()

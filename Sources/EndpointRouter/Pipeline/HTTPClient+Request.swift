@@ -69,7 +69,7 @@ extension HTTPClient {
     }
 
     /// Like ``response(type:at:timeout:headers:middlewares:)``, reporting how much of the request body has gone out: for large
-    /// uploads such as ``RequestBody/file(_:contentType:)``.
+    /// uploads such as ``EndpointBody/file(_:contentType:)``.
     ///
     /// ```swift
     /// let result = await MediaAPI.upload(video).upload(type: Media.self) { progress in

@@ -24,18 +24,18 @@ final class MemoryBodySink: ResponseBodySink, StripeLocked, @unchecked Sendable 
     private let overflow: Overflow
     /// The method of the request whose response this sink takes: a HEAD's response has no body,
     /// so its `Content-Length` is not checked against the limit.
-    private let method: HTTPMethod
+    private let method: RequestMethod
     // Safe (`@unchecked Sendable`): only touched under the object's stripe lock (`withLock`).
     var lockedState = State()
 
     /// A sink for the response to a `method` request (a GET's unless told: only HEAD differs).
-    init(limit: Int?, overflow: Overflow = .fail, answering method: HTTPMethod = .get) {
+    init(limit: Int?, overflow: Overflow = .fail, answering method: RequestMethod = .get) {
         self.limit = limit.map { max(0, $0) }
         self.overflow = overflow
         self.method = method
     }
 
-    func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
+    func receive(_ head: ResponseHead) throws(HTTPClientError) {
         try withLock { state throws(HTTPClientError) in
             try Self.checkOpen(state)
             guard let length = head.expectedBodyLength(answering: method) else { return }

@@ -3,8 +3,8 @@ enum MiddlewareChain {
     /// Runs `middlewares` in order on `request`, then `terminal`.
     static func run(
         _ middlewares: ArraySlice<any HTTPMiddleware>, then terminal: @escaping HTTPMiddleware.Next,
-        _ request: HTTPRequest, _ context: RequestContext
-    ) async throws(HTTPClientError) -> HTTPResponse {
+        _ request: OutgoingRequest, _ context: CallContext
+    ) async throws(HTTPClientError) -> IncomingResponse {
         guard let first = middlewares.first else { return try await terminal(request, context) }
         return try await first.intercept(request, context: context, next: next(after: middlewares.dropFirst(), then: terminal))
     }

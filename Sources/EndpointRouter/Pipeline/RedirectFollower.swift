@@ -10,9 +10,9 @@ struct RedirectFollower: Sendable {
 
     /// Sends `request` with `exchange`, then each redirect it leads to, and returns the final response.
     func follow(
-        _ request: HTTPRequest,
-        exchange: (HTTPRequest) async throws(HTTPClientError) -> HTTPResponse
-    ) async throws(HTTPClientError) -> HTTPResponse {
+        _ request: OutgoingRequest,
+        exchange: (OutgoingRequest) async throws(HTTPClientError) -> IncomingResponse
+    ) async throws(HTTPClientError) -> IncomingResponse {
         var current = request
         var hops = 0
         while true {
@@ -28,7 +28,9 @@ struct RedirectFollower: Sendable {
     /// The request for the next hop, or `nil` when `response` is not a redirect to follow.
     ///
     /// - Throws: `.transport` when the redirect is unsafe, not a URL, or one too many.
-    func nextRequest(after response: HTTPResponse, to request: HTTPRequest, hopsSoFar: Int) throws(HTTPClientError) -> HTTPRequest? {
+    func nextRequest(after response: IncomingResponse, to request: OutgoingRequest, hopsSoFar: Int) throws(HTTPClientError)
+        -> OutgoingRequest?
+    {
         let status = response.statusCode
         guard [301, 302, 303, 307, 308].contains(status), let location = response.headers["Location"] else { return nil }
         let current = request.url
@@ -51,10 +53,10 @@ struct RedirectFollower: Sendable {
         if becomesGet {
             next.method = .get
             next.body = nil
-            next.headers = HTTPHeaders(next.headers.fields.filter { !Self.bodyHeaders.contains($0.name.lowercased()) })
+            next.headers = HeaderFields(next.headers.fields.filter { !Self.bodyHeaders.contains($0.name.lowercased()) })
         }
         if Origin(current) != Origin(target) {
-            next.headers = HTTPHeaders(
+            next.headers = HeaderFields(
                 next.headers.fields.filter {
                     !SensitiveHeaders.contains($0.name, extra: policy.sensitiveHeaders)
                 })

@@ -4,14 +4,14 @@ import Foundation
 ///
 /// URLSession on Linux writes header names and methods to the wire unchecked (header injection),
 /// silently drops values with line breaks, and lets a caller's `Content-Length` frame the body
-/// (request smuggling). Checking here, on the library's own ``HTTPRequest``, turns each of those into
+/// (request smuggling). Checking here, on the library's own ``OutgoingRequest``, turns each of those into
 /// a typed error whoever set the header, and whichever transport would have sent it.
 enum RequestChecks {
     /// Headers the transport computes itself; a caller's value could desynchronise the connection.
     static let reservedHeaders = ["content-length", "transfer-encoding", "host", "connection"]
 
     /// Checks a whole request as it is about to be handed to the redirect follower and a transport.
-    static func check(_ request: HTTPRequest) throws(HTTPClientError) {
+    static func check(_ request: OutgoingRequest) throws(HTTPClientError) {
         try checkURL(request.url)
         try checkHeaders(request.headers)
         try BodyRule.check(method: request.method, hasBody: hasBody(request.body))
@@ -35,13 +35,13 @@ enum RequestChecks {
     /// (`context.checkedHeaders`): a transport used directly, or a request changed since, is checked.
     /// The pipeline's own requests cost no second pass (about 1,700 instructions per call, read with
     /// `callgrind_annotate --inclusive=yes` from the profiles `Benchmarks/instructions curl` writes).
-    static func checkHeaders(_ headers: HTTPHeaders, in context: RequestContext) throws(HTTPClientError) {
+    static func checkHeaders(_ headers: HeaderFields, in context: CallContext) throws(HTTPClientError) {
         if let checked = context.checkedHeaders, checked == headers { return }
         try checkHeaders(headers)
     }
 
     /// Checks every header of a request.
-    static func checkHeaders(_ headers: HTTPHeaders) throws(HTTPClientError) {
+    static func checkHeaders(_ headers: HeaderFields) throws(HTTPClientError) {
         for field in headers {
             try checkHeader(name: field.name, value: field.value)
         }
@@ -89,7 +89,7 @@ enum RequestChecks {
     }
 
     /// An empty in-memory body counts as none: URLSession sends nothing for it either.
-    private static func hasBody(_ body: HTTPRequest.Body?) -> Bool {
+    private static func hasBody(_ body: OutgoingRequest.Body?) -> Bool {
         switch body {
         case .data(let data): !data.isEmpty
         case .file: true

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The headers every request starts from, built once rather than per request.
-private let defaultHeaders = HTTPHeaders(["Accept": "application/json", "User-Agent": "EndpointRouter/\(libraryVersion)"])
+private let defaultHeaders = HeaderFields(["Accept": "application/json", "User-Agent": "EndpointRouter/\(libraryVersion)"])
 
 extension HTTPClient {
     /// Builds the request for this endpoint without sending anything.
@@ -19,10 +19,10 @@ extension HTTPClient {
     /// ```
     ///
     /// - Throws: `.badURL`, `.invalidHeader` or `.encodingFailed`, each naming what to fix.
-    public func makeRequest() throws(HTTPClientError) -> HTTPRequest {
+    public func makeRequest() throws(HTTPClientError) -> OutgoingRequest {
         let method = self.method
         var query = ""
-        var payload: (body: HTTPRequest.Body, contentType: String)?
+        var payload: (body: OutgoingRequest.Body, contentType: String)?
         if let body {
             payload = try body.encoded(with: encoder)
             if let parameters, !parameters.isEmpty {
@@ -52,7 +52,7 @@ extension HTTPClient {
                 for (name, value) in headers.sorted(by: { $0.key < $1.key }) { try Self.set(name: name, value: value, in: &fields) }
             }
         }
-        return HTTPRequest(method: method, url: url, headers: fields, body: payload?.body)
+        return OutgoingRequest(method: method, url: url, headers: fields, body: payload?.body)
     }
 
     /// Builds the request as a `URLRequest`, for code that wants Foundation's type; see ``makeRequest()``.
@@ -62,19 +62,19 @@ extension HTTPClient {
     /// #expect(request.url?.absoluteString == "https://jsonplaceholder.typicode.com/todos/1")
     /// ```
     ///
-    /// A file body (``RequestBody/file(_:contentType:)``) is not read into `httpBody`.
+    /// A file body (``EndpointBody/file(_:contentType:)``) is not read into `httpBody`.
     public func makeURLRequest() throws(HTTPClientError) -> URLRequest {
         var request = try makeRequest().urlRequest
         if let timeout { request.timeoutInterval = timeout }
         return request
     }
 
-    private static func set(name: String, value: String, in fields: inout HTTPHeaders) throws(HTTPClientError) {
+    private static func set(name: String, value: String, in fields: inout HeaderFields) throws(HTTPClientError) {
         try RequestChecks.checkHeader(name: name, value: value)
         fields.replace(name: name, value: value)
     }
 
-    private func resolvedEncoding(for method: HTTPMethod) -> ParameterEncoding {
+    private func resolvedEncoding(for method: RequestMethod) -> ParameterEncoding {
         guard parameterEncoding == .automatic else { return parameterEncoding }
         return method.encodesParametersInQuery ? .query : .json
     }

@@ -4,8 +4,8 @@ import Foundation
 enum ResponseDecoding {
     static func decode<T: Decodable>(
         _ type: T.Type,
-        from received: HTTPResponse,
-        request: HTTPRequest,
+        from received: IncomingResponse,
+        request: OutgoingRequest,
         acceptableStatusCodes: any StatusCodeSet,
         decoder: JSONDecoder,
         keyPath: String? = nil

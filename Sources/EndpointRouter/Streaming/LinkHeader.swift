@@ -29,7 +29,7 @@ struct LinkHeader: Equatable {
     }
 
     /// Parses every `Link` field of `headers`.
-    init(_ headers: HTTPHeaders) {
+    init(_ headers: HeaderFields) {
         self.init(fields: headers.values(for: "Link"))
     }
 

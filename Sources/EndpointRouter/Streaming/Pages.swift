@@ -178,12 +178,12 @@ public struct Pages<Page: Decodable & SendableMetatype>: AsyncSequence, Sendable
 /// What makes two page requests the same: method, body, origin (scheme and host in any casing,
 /// default port or not), path and query; the fragment never reaches the server.
 private struct SentRequest: Hashable {
-    let method: HTTPMethod
+    let method: RequestMethod
     let origin: Origin
     let pathAndQuery: String
-    let body: HTTPRequest.Body?
+    let body: OutgoingRequest.Body?
 
-    init(_ request: HTTPRequest) {
+    init(_ request: OutgoingRequest) {
         method = request.method
         origin = Origin(request.url)
         body = request.body

@@ -11,7 +11,7 @@
 ///
 /// Exactly when a stream reconnects:
 /// - only if its request may be sent again on its own: an idempotent method (a GET, as
-///   `EventSource` sends; see ``HTTPMethod/isIdempotent``), or an endpoint that sets
+///   `EventSource` sends; see ``RequestMethod/isIdempotent``), or an endpoint that sets
 ///   ``EndpointOptions/retryable`` to `true`, the rule ``RetryMiddleware`` follows. A POST stream
 ///   (a chat completion) is never sent twice unless its endpoint says so: its body's end, or a lost
 ///   connection, ends the sequence (with the error, if there was one);

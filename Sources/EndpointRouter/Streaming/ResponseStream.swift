@@ -182,7 +182,7 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
         switch await call.openStream(limits: limits, deadline: deadline, observer: observer) {
         case .success(let stream):
             elements = 0
-            let head = stream.receivedHead ?? HTTPResponseHead(statusCode: 200)
+            let head = stream.receivedHead ?? ResponseHead(statusCode: 200)
             if machine.opened(status: head.statusCode) != nil {
                 stream.close(.cancelled)
                 observer.end(bytes: 0, elements: 0, error: nil)

@@ -20,7 +20,7 @@ final class StreamBodySink: ResponseBodySink, Sendable {
 
     // MARK: The transport's side
 
-    func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
+    func receive(_ head: ResponseHead) throws(HTTPClientError) {
         try perform(machine.withLock { $0.headReceived(head) })
     }
 
@@ -58,14 +58,14 @@ final class StreamBodySink: ResponseBodySink, Sendable {
 
     /// The exchange's task ended: the transport returned `outcome`. A head it returned without
     /// handing it to ``receive(_:)`` counts as received.
-    func exchangeEnded(_ outcome: Result<HTTPResponseHead, HTTPClientError>) {
+    func exchangeEnded(_ outcome: Result<ResponseHead, HTTPClientError>) {
         try? perform(machine.withLock { $0.exchangeEnded(outcome) })
     }
 
     // MARK: The consumer's side
 
     /// Starts `transport` on `request` in a task of its own, which the stream owns from now on.
-    func start(_ request: HTTPRequest, on transport: any HTTPTransport, context: RequestContext) {
+    func start(_ request: OutgoingRequest, on transport: any HTTPTransport, context: CallContext) {
         let exchange = Task {
             do throws(HTTPClientError) {
                 self.exchangeEnded(.success(try await transport.send(request, context: context, sink: self)))
@@ -80,7 +80,7 @@ final class StreamBodySink: ResponseBodySink, Sendable {
     ///
     /// - Throws: what ended the exchange before a head arrived; `.cancelled` when the waiting task
     ///   is cancelled (the exchange is then cancelled too).
-    func head() async throws(HTTPClientError) -> HTTPResponseHead {
+    func head() async throws(HTTPClientError) -> ResponseHead {
         while true {
             if let known = machine.withLock({ $0.headAsked() }) { return try known.get() }
             try await park(forHead: true)
@@ -136,7 +136,7 @@ final class StreamBodySink: ResponseBodySink, Sendable {
     var queuedSlots: Int { machine.withLock { $0.queuedSlots } }
 
     /// The head, once it arrived.
-    var receivedHead: HTTPResponseHead? { machine.withLock { $0.head } }
+    var receivedHead: ResponseHead? { machine.withLock { $0.head } }
 
     /// Body bytes received so far.
     var totalBytes: Int64 { machine.withLock { $0.totalBytes } }

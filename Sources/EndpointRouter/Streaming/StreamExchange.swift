@@ -16,25 +16,25 @@ extension StreamBodySink {
     /// `valgrind --tool=memcheck --xtree-memory=full` on a stub call: 35 → 36).
     @inline(never)
     func exchange(
-        _ request: HTTPRequest, on transport: any HTTPTransport, context: RequestContext, until streamDeadline: ContinuousClock.Instant?,
+        _ request: OutgoingRequest, on transport: any HTTPTransport, context: CallContext, until streamDeadline: ContinuousClock.Instant?,
         acceptable: any StatusCodeSet, scope: CallScope
-    ) async throws(HTTPClientError) -> HTTPResponse {
+    ) async throws(HTTPClientError) -> IncomingResponse {
         // The transport's own backstops follow the stream's lifetime, not the head's deadline.
         var transportContext = context
         transportContext.deadline = streamDeadline ?? Deadline.instant(after: Deadline.maximumSeconds)
         start(request, on: transport, context: transportContext)
         let head = try await head()
         guard acceptable.contains(head.statusCode) else {
-            return HTTPResponse(head: head, body: await collect(upTo: Self.previewLimit))
+            return IncomingResponse(head: head, body: await collect(upTo: Self.previewLimit))
         }
         try scope.offer(self)
-        var response = HTTPResponse(head: head)
+        var response = IncomingResponse(head: head)
         response.isStreaming = true
         return response
     }
 
     /// A stream that already ended with `body`: what a middleware answered without the network.
-    static func finished(with response: HTTPResponse) -> StreamBodySink {
+    static func finished(with response: IncomingResponse) -> StreamBodySink {
         let stream = StreamBodySink(capacity: max(1, response.body.count))
         try? stream.receive(response.head)
         response.body.withUnsafeBytes { bytes in try? stream.write(bytes) }

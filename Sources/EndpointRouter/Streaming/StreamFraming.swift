@@ -109,8 +109,8 @@ struct JSONLineFraming<Value: Decodable & Sendable>: StreamFraming {
             let head =
                 response
                 ?? EndpointResponse(
-                    value: Data(), statusCode: 200, headers: HTTPHeaders(), data: Data(),
-                    request: HTTPRequest(url: URL(fileURLWithPath: "/")), url: nil)
+                    value: Data(), statusCode: 200, headers: HeaderFields(), data: Data(),
+                    request: OutgoingRequest(url: URL(fileURLWithPath: "/")), url: nil)
             throw .decodingFailed(
                 head,
                 "line \(lineNumber) of the stream is not a valid \(Value.self): \(DecodingFailure.describe(error, type: Value.self, body: Data(line), quotingDecoder: false))"

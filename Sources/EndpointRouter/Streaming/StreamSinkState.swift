@@ -78,12 +78,12 @@ struct StreamSinkState<Waiter, Work> {
         /// The request is out; no head yet. The consumer may wait for it.
         case awaitingHead(consumer: Waiter?)
         /// The head is in and the body flows through the buffer.
-        case streaming(HTTPResponseHead, Waiting)
+        case streaming(ResponseHead, Waiting)
         /// The transport returned: the consumer gets what is buffered, then the end of the body.
-        case finished(HTTPResponseHead)
+        case finished(ResponseHead)
         /// The stream failed (the transport's error, a refused piece, the consumer closing it, a
         /// timeout): the consumer gets what is buffered, then the error.
-        case failed(HTTPResponseHead?, HTTPClientError)
+        case failed(ResponseHead?, HTTPClientError)
     }
 
     /// What the sink does after an event, outside its lock.
@@ -150,7 +150,7 @@ struct StreamSinkState<Waiter, Work> {
     // MARK: The transport's side
 
     /// The transport has the head.
-    mutating func headReceived(_ head: HTTPResponseHead) -> Action {
+    mutating func headReceived(_ head: ResponseHead) -> Action {
         switch state {
         case .awaitingHead(let consumer):
             state = .streaming(head, .nobody)
@@ -206,8 +206,8 @@ struct StreamSinkState<Waiter, Work> {
 
     /// The exchange's task ended: the transport returned its head or threw. A head it returned
     /// without handing it over first counts as received.
-    mutating func exchangeEnded(_ outcome: Result<HTTPResponseHead, HTTPClientError>) -> Action {
-        let head: HTTPResponseHead?
+    mutating func exchangeEnded(_ outcome: Result<ResponseHead, HTTPClientError>) -> Action {
+        let head: ResponseHead?
         switch state {
         case .awaitingHead: head = nil
         case .streaming(let received, _): head = received
@@ -236,7 +236,7 @@ struct StreamSinkState<Waiter, Work> {
     }
 
     /// The consumer asks for the head: `nil` when it must park.
-    func headAsked() -> Result<HTTPResponseHead, HTTPClientError>? {
+    func headAsked() -> Result<ResponseHead, HTTPClientError>? {
         switch state {
         case .awaitingHead: nil
         case .streaming(let head, _), .finished(let head), .failed(let head?, _): .success(head)
@@ -293,7 +293,7 @@ struct StreamSinkState<Waiter, Work> {
     // MARK: Queries
 
     /// The head, once it arrived.
-    var head: HTTPResponseHead? { try? headAsked()?.get() }
+    var head: ResponseHead? { try? headAsked()?.get() }
 
     /// Slots in the queue, taken ones included (for tests).
     var queuedSlots: Int { buffer.slots }

@@ -1,5 +1,5 @@
 /// How one streamed response ended, for a middleware that asked with
-/// ``RequestContext/onStreamEnd(_:)``: logging writes it, metrics report it.
+/// ``CallContext/onStreamEnd(_:)``: logging writes it, metrics report it.
 ///
 /// <!-- snippet: prelude=doc,doc-intercept -->
 /// ```swift

@@ -15,13 +15,13 @@ import Foundation
 /// serial `queue`: off the caller's thread and the cooperative pool, and never `cancel()`
 /// concurrently with `resume()` for the same task (which crashes corelibs).
 final class URLSessionExchange: Sendable {
-    typealias Outcome = Result<HTTPResponseHead, HTTPClientError>
+    typealias Outcome = Result<ResponseHead, HTTPClientError>
 
     private struct State {
         var continuation: CheckedContinuation<Outcome, Never>?
         var pending: Outcome?
         var task: URLSessionTask?
-        var head: HTTPResponseHead?
+        var head: ResponseHead?
         var receivedBytes: Int64 = 0
         var challengedResponse: HTTPURLResponse?
         var finished = false
@@ -33,16 +33,16 @@ final class URLSessionExchange: Sendable {
     /// Where every URLSession call for this exchange is made, in order.
     let queue = DispatchQueue(label: "EndpointRouter.URLSessionExchange", target: .global())
     private let sink: any ResponseBodySink
-    private let context: RequestContext
+    private let context: CallContext
     private let state = Locked(State())
     /// The size of a file body, for progress: URLSession on Linux does not know it (see
     /// `URLSessionTransport.streamingTask`).
     private let uploadLength: Int64?
     /// The request's method, so that a failure mid-body is judged against the body this response
     /// can have (none for a HEAD, whatever its `Content-Length`).
-    private let method: HTTPMethod
+    private let method: RequestMethod
 
-    init(sink: any ResponseBodySink, context: RequestContext, method: HTTPMethod, uploadLength: Int64? = nil) {
+    init(sink: any ResponseBodySink, context: CallContext, method: RequestMethod, uploadLength: Int64? = nil) {
         self.sink = sink
         self.context = context
         self.method = method
@@ -178,7 +178,7 @@ final class URLSessionExchange: Sendable {
     /// Every response goes through here, so each name is lower-cased once (not twice per
     /// comparison, which made a sort of ten fields allocate about sixty strings) and names and
     /// values are taken as the strings they already are rather than re-interpolated.
-    private static func head(of http: HTTPURLResponse) -> HTTPResponseHead {
+    private static func head(of http: HTTPURLResponse) -> ResponseHead {
         var keyed: [(key: String, name: String, value: String)] = []
         keyed.reserveCapacity(http.allHeaderFields.count)
         for (name, value) in http.allHeaderFields {
@@ -186,18 +186,18 @@ final class URLSessionExchange: Sendable {
             keyed.append((key: name.lowercased(), name: name, value: value as? String ?? "\(value)"))
         }
         keyed.sort { $0.key < $1.key }
-        var fields: [HTTPHeaders.Field] = []
+        var fields: [HeaderFields.Field] = []
         fields.reserveCapacity(keyed.count)
         for field in keyed {
             guard field.name.caseInsensitiveEquals("Set-Cookie") else {
-                fields.append(HTTPHeaders.Field(name: field.name, value: field.value))
+                fields.append(HeaderFields.Field(name: field.name, value: field.value))
                 continue
             }
             // Each cookie its own field again, in the server's order, so `values(for:)` reads them intact.
             for cookie in SetCookieValues.split(field.value) {
-                fields.append(HTTPHeaders.Field(name: field.name, value: cookie))
+                fields.append(HeaderFields.Field(name: field.name, value: cookie))
             }
         }
-        return HTTPResponseHead(statusCode: http.statusCode, headers: HTTPHeaders(fields), url: http.url)
+        return ResponseHead(statusCode: http.statusCode, headers: HeaderFields(fields), url: http.url)
     }
 }

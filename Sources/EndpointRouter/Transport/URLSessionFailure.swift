@@ -25,9 +25,9 @@ import Foundation
 /// | other TLS failure | `.secureConnectionFailed` |
 struct URLSessionFailure {
     /// The response head, if it arrived before the failure.
-    var head: HTTPResponseHead?
+    var head: ResponseHead?
     /// The request's method: the body announced for a HEAD's response never comes.
-    var method: HTTPMethod = .get
+    var method: RequestMethod = .get
     /// Body bytes delivered to the sink (after decompression).
     var receivedBytes: Int64 = 0
 

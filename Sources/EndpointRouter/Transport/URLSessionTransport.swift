@@ -127,11 +127,11 @@ public final class URLSessionTransport: HTTPTransport {
 
         /// The configuration's `httpAdditionalHeaders` that the transport adds to requests: text
         /// names and values, credential headers left out.
-        var additionalHeaders: [HTTPHeaders.Field] {
+        var additionalHeaders: [HeaderFields.Field] {
             let headers = base.configuration.httpAdditionalHeaders ?? [:]
-            return headers.compactMap { key, value -> HTTPHeaders.Field? in
+            return headers.compactMap { key, value -> HeaderFields.Field? in
                 guard let name = key as? String, let value = value as? String, !SensitiveHeaders.contains(name) else { return nil }
-                return HTTPHeaders.Field(name: name, value: value)
+                return HeaderFields.Field(name: name, value: value)
             }.sorted { $0.name.lowercased() < $1.name.lowercased() }
         }
     }
@@ -160,7 +160,7 @@ public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let delegate: SessionDelegate
     private let isShutDown = Locked(false)
-    private let additionalHeaders: [HTTPHeaders.Field]
+    private let additionalHeaders: [HeaderFields.Field]
 
     /// Creates a transport with its own session.
     public init(configuration: Configuration = Configuration()) {
@@ -215,8 +215,8 @@ public final class URLSessionTransport: HTTPTransport {
     var activeExchangeCount: Int { delegate.activeCount }
 
     /// Performs one exchange: sends `request` and streams the response body into `sink`.
-    public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    public func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
         if Task.isCancelled { throw .cancelled }
         var request = request

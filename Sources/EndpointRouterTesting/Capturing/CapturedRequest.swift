@@ -14,19 +14,19 @@ import Foundation
 public struct CapturedRequest: Sendable {
     /// The request exactly as the transport received it: after every middleware, the request checks
     /// and, for a redirect hop, the library's rewrite of it.
-    public let request: HTTPRequest
-    /// What the library told the transport about the call: `RequestContext.endpointName`,
-    /// `RequestContext.attempt` (2 and up when a middleware retried) and the deadline.
-    public let context: RequestContext
+    public let request: OutgoingRequest
+    /// What the library told the transport about the call: `CallContext.endpointName`,
+    /// `CallContext.attempt` (2 and up when a middleware retried) and the deadline.
+    public let context: CallContext
     /// The method.
-    public var method: HTTPMethod { request.method }
+    public var method: RequestMethod { request.method }
     /// The full URL, query included.
     public var url: URL { request.url }
     /// The path as sent, still percent-encoded (`/users/john%20doe`); `/` when the URL has none.
     public let path: String
     /// The header fields as the request carries them, in order, with case-insensitive lookup:
     /// `headers["authorization"]`.
-    public var headers: HTTPHeaders { request.headers }
+    public var headers: HeaderFields { request.headers }
     /// The in-memory body; empty when the request had none or streams a file (see ``bodyFile``).
     public var body: Data { request.bodyData ?? Data() }
     /// The file a `.file` body streams from. It is not read: an upload may be large, and the test
@@ -38,7 +38,7 @@ public struct CapturedRequest: Sendable {
     private let queryPairs: [QueryPair]
 
     /// Takes `request` apart; `context` is what the transport was handed with it.
-    public init(_ request: HTTPRequest, context: RequestContext) {
+    public init(_ request: OutgoingRequest, context: CallContext) {
         self.request = request
         self.context = context
         path = RequestTarget.encodedPath(of: request.url)

@@ -6,7 +6,7 @@ final class RequestLog: Sendable {
 
     /// Records `request` and returns it taken apart.
     @discardableResult
-    func append(_ request: HTTPRequest, context: RequestContext) -> CapturedRequest {
+    func append(_ request: OutgoingRequest, context: CallContext) -> CapturedRequest {
         let captured = CapturedRequest(request, context: context)
         entries.withLock { $0.append(captured) }
         return captured

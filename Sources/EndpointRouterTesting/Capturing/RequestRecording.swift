@@ -32,7 +32,7 @@ extension RequestRecording {
     ///
     /// `path` takes the same patterns as ``StubTransport`` routes, such as `"/todos/:id"` or
     /// `"/files/*"`; a `nil` method matches any.
-    public func requests(matching method: HTTPMethod? = nil, path: String) -> [CapturedRequest] {
+    public func requests(matching method: RequestMethod? = nil, path: String) -> [CapturedRequest] {
         let pattern = PathPattern(path)
         return capturedRequests.filter { captured in
             (method.map { $0 == captured.method } ?? true)

@@ -20,7 +20,7 @@ enum RequestTarget {
     }
 
     /// `GET /todos/7?x=1`: how a request is named in messages.
-    static func summary(method: HTTPMethod, url: URL) -> String {
+    static func summary(method: RequestMethod, url: URL) -> String {
         // A summary lands in test failures and CI logs: credential-looking query values stay out.
         let query = encodedQuery(of: url).map { "?" + Redaction.standard.query($0) } ?? ""
         return "\(method.rawValue) \(encodedPath(of: url))\(query)"

@@ -42,7 +42,7 @@ enum RecordingFile {
     /// A recorded response as replay reads it.
     struct Response {
         var status: Int
-        var headers: HTTPHeaders
+        var headers: HeaderFields
         var body: Data
         /// The pieces and their timing, when they were recorded.
         var chunks: [RecordedChunk]?
@@ -51,7 +51,7 @@ enum RecordingFile {
     }
 
     static func render(
-        request: HTTPRequest, head: HTTPResponseHead, body: Data, redaction: RecordingRedaction, chunks: [RecordedChunk]? = nil,
+        request: OutgoingRequest, head: ResponseHead, body: Data, redaction: RecordingRedaction, chunks: [RecordedChunk]? = nil,
         isCut: Bool = false
     ) -> Data {
         let query = redaction.encodedQuery(RequestTarget.encodedQuery(of: request.url)).map { "?" + $0 } ?? ""
@@ -59,7 +59,7 @@ enum RecordingFile {
         var text = "\(request.method.rawValue) \(target) HTTP/1.1\n"
         text += headerLines(redaction.headers(request.headers))
         text += "\n"
-        let requestBody: HTTPRequest.Body? =
+        let requestBody: OutgoingRequest.Body? =
             switch request.body {
             case .data(let data): .data(redaction.jsonBody(data))
             case let other: other
@@ -134,7 +134,7 @@ enum RecordingFile {
         guard words.count >= 2, words[0].hasPrefix("HTTP/"), let status = Int(words[1]) else {
             return .failure(ParseError("'\(statusLine)' is not a status line such as 'HTTP/1.1 200 OK'"))
         }
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else {
                 return .failure(ParseError("the header line '\(line)' has no ':'"))
@@ -199,7 +199,7 @@ enum RecordingFile {
     /// Text bodies are shown unless a line could be taken for the separator; the request body is
     /// informational, so a stand-in is enough then. A file body is named, not read: it may be large,
     /// and its folder differs between machines.
-    private static func requestBodyText(_ body: HTTPRequest.Body?) -> String? {
+    private static func requestBodyText(_ body: OutgoingRequest.Body?) -> String? {
         switch body {
         case nil:
             return nil
@@ -232,7 +232,7 @@ enum RecordingFile {
         return phrases[status]
     }
 
-    private static func headerLines(_ headers: HTTPHeaders) -> String {
+    private static func headerLines(_ headers: HeaderFields) -> String {
         headers.fields.map { "\($0.name): \($0.value)\n" }.joined()
     }
 

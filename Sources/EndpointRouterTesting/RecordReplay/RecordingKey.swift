@@ -28,10 +28,10 @@ enum RecordingKey {
     static let fileExtension = "http"
 
     /// The file name for `request` once `redaction` is applied.
-    static func fileName(for request: HTTPRequest, redaction: RecordingRedaction) -> String {
+    static func fileName(for request: OutgoingRequest, redaction: RecordingRedaction) -> String {
         let path = RequestTarget.encodedPath(of: request.url)
         let query = redaction.encodedQuery(RequestTarget.encodedQuery(of: request.url))
-        let body: HTTPRequest.Body? =
+        let body: OutgoingRequest.Body? =
             switch request.body {
             case .data(let data): .data(redaction.jsonBody(data))
             case let other: other
@@ -43,7 +43,7 @@ enum RecordingKey {
     }
 
     /// `GET_todos_1`: the readable part, shared by every recording of one method and path.
-    static func stem(method: HTTPMethod, path: String) -> String {
+    static func stem(method: RequestMethod, path: String) -> String {
         let segments = RequestTarget.segments(ofEncodedPath: path).joined(separator: "_")
         var slug = ""
         for scalar in segments.unicodeScalars {
@@ -60,7 +60,7 @@ enum RecordingKey {
         return "\(method.rawValue)_\(slug.isEmpty ? "root" : slug)"
     }
 
-    static func digest(path: String, query: String?, body: HTTPRequest.Body?, contentType: String?, credentialed: Bool) -> String {
+    static func digest(path: String, query: String?, body: OutgoingRequest.Body?, contentType: String?, credentialed: Bool) -> String {
         var hasher = FNV1a()
         for segment in RequestTarget.segments(ofEncodedPath: path) { hasher.combine(field: segment) }
         hasher.combine(field: "?")

@@ -41,11 +41,11 @@ struct RecordingRedaction: Sendable {
     /// The credential headers are always redacted, from the list the library also strips on a
     /// redirect to another origin, and so is every name the library's rule finds credential-looking
     /// unless revealed: logs and recordings can never disagree about what a secret is.
-    func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(
+    func headers(_ headers: HeaderFields) -> HeaderFields {
+        HeaderFields(
             headers.fields.map { field in
                 CredentialName.isRedacted(field.name, listed: extraHeaderNames, revealed: revealedNames, isHeader: true)
-                    ? HTTPHeaders.Field(name: field.name, value: Self.placeholder) : field
+                    ? HeaderFields.Field(name: field.name, value: Self.placeholder) : field
             })
     }
 

@@ -116,7 +116,7 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     ///
     /// Counts as credentials the library's credential headers and `redactingHeaders`; during a call,
     /// the headers a middleware or the endpoint declared sensitive count too.
-    public func fileName(for request: HTTPRequest) -> String {
+    public func fileName(for request: OutgoingRequest) -> String {
         RecordingKey.fileName(for: request, redaction: redaction)
     }
 
@@ -126,14 +126,14 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     /// - Throws: what the wrapped transport or `sink` throws; `.transport(URLError(.cannotWriteToFile))`
     ///   when the recording cannot be written, because a test that silently records nothing would
     ///   pass today and fail on replay tomorrow.
-    public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    public func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
         log.append(request, context: context)
         inFlight.withLock { $0 += 1 }
         defer { inFlight.withLock { $0 -= 1 } }
         let tee = TeeSink(forwardingTo: sink, timesChunks: recordsChunkTiming)
-        let head: HTTPResponseHead
+        let head: ResponseHead
         do {
             head = try await wrapped.send(request, context: context, sink: tee)
         } catch {
@@ -172,7 +172,7 @@ public final class RecordingTransport: HTTPTransport, RequestRecording {
     }
 
     private func write(
-        _ request: HTTPRequest, context: RequestContext, head: HTTPResponseHead, body: Data, chunks: [RecordedChunk]?, isCut: Bool
+        _ request: OutgoingRequest, context: CallContext, head: ResponseHead, body: Data, chunks: [RecordedChunk]?, isCut: Bool
     ) throws(HTTPClientError) {
         // An API key a middleware added is a secret even when the test did not list its header.
         let redaction = redaction.adding(headers: context.options.credentialHeaders, queryKeys: context.options.credentialQueryItems)

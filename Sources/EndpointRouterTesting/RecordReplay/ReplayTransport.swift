@@ -60,8 +60,8 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
     ///   `.transport(URLError(.cannotParseResponse))` when the file is not a recording;
     ///   `.transport(URLError(.networkConnectionLost))` after the body of a stream recorded as cut;
     ///   `.timedOut` when a recorded pause reaches past `context.deadline`.
-    public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    public func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
         log.append(request, context: context)
         if Task.isCancelled { throw .cancelled }
@@ -77,7 +77,7 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
         }
         switch RecordingFile.parseResponse(contents) {
         case .success(let response):
-            let head = HTTPResponseHead(statusCode: response.status, headers: response.headers, url: request.url)
+            let head = ResponseHead(statusCode: response.status, headers: response.headers, url: request.url)
             if replaysChunkTiming, let chunks = response.chunks {
                 if Task.isCancelled { throw .cancelled }
                 try sink.receive(head)
@@ -129,7 +129,7 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
     /// The file for `request`: its own name without redaction (but with the call's credential
     /// headers and query items), or else a file of the same method and path whose name comes out right once the
     /// query items, JSON members and headers that file shows as `REDACTED` are redacted.
-    private func recording(for request: HTTPRequest, credentialHeaders: Set<String>, credentialQueryItems: Set<String>)
+    private func recording(for request: OutgoingRequest, credentialHeaders: Set<String>, credentialQueryItems: Set<String>)
         throws(HTTPClientError) -> URL
     {
         let credentials = RecordingRedaction(headers: credentialHeaders, queryKeys: credentialQueryItems)

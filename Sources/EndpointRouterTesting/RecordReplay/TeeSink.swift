@@ -11,7 +11,7 @@ import Foundation
 /// not when the body ends.
 final class TeeSink: ResponseBodySink {
     private struct State {
-        var head: HTTPResponseHead?
+        var head: ResponseHead?
         var body = Data()
         /// The first error the library's sink threw, in case the wrapped transport swallows it.
         var refusal: HTTPClientError?
@@ -32,7 +32,7 @@ final class TeeSink: ResponseBodySink {
         self.timesChunks = timesChunks
     }
 
-    func receive(_ head: HTTPResponseHead) throws(HTTPClientError) {
+    func receive(_ head: ResponseHead) throws(HTTPClientError) {
         do {
             try destination.receive(head)
         } catch {
@@ -91,7 +91,7 @@ final class TeeSink: ResponseBodySink {
 
     /// What a consumer that left early had been given: the head and the body so far, unless the
     /// library refused the response for another reason than the call ending (too large, say).
-    func cutRecording() -> (head: HTTPResponseHead, body: Data)? {
+    func cutRecording() -> (head: ResponseHead, body: Data)? {
         state.withLock { state in
             guard let head = state.head, state.refusal == nil || state.refusal == .cancelled else { return nil }
             return (head, state.body)

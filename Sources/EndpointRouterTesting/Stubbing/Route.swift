@@ -9,7 +9,7 @@ struct Route: Sendable {
         case rejected(String)
     }
 
-    let method: HTTPMethod?
+    let method: RequestMethod?
     let pattern: PathPattern
     let query: [String: String]
     let headers: [String: String]
@@ -18,7 +18,7 @@ struct Route: Sendable {
 
     /// A query written into the pattern (`"/todos?userId=1"`) joins `query`; `query` wins on a clash.
     init(
-        method: HTTPMethod?, pattern: String, query: [String: String], headers: [String: String],
+        method: RequestMethod?, pattern: String, query: [String: String], headers: [String: String],
         body: (@Sendable (Data) -> Bool)?, respond: @escaping @Sendable (StubbedRequest) async -> StubResponse
     ) {
         var path = Substring(pattern)

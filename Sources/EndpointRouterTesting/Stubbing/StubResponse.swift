@@ -34,7 +34,7 @@ public struct StubResponse: Sendable {
     }
 
     enum Outcome: Sendable {
-        case respond(status: Int, headers: HTTPHeaders, body: Body)
+        case respond(status: Int, headers: HeaderFields, body: Body)
         case fail(HTTPClientError)
     }
 
@@ -53,7 +53,7 @@ public struct StubResponse: Sendable {
     /// stub.on(.get, "/logo.png", respond: .data(pngBytes, headers: ["Content-Type": "image/png"]))
     /// ```
     public static func data(_ data: Data, status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(.respond(status: status, headers: HTTPHeaders(headers), body: .bytes(data)))
+        StubResponse(.respond(status: status, headers: HeaderFields(headers), body: .bytes(data)))
     }
 
     /// Answers with `value` encoded as JSON and `Content-Type: application/json` (unless `headers`
@@ -133,7 +133,7 @@ public struct StubResponse: Sendable {
 
     /// Answers with a status and no body, such as `204` or `500`.
     public static func status(_ code: Int, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(.respond(status: code, headers: HTTPHeaders(headers), body: .bytes(Data())))
+        StubResponse(.respond(status: code, headers: HeaderFields(headers), body: .bytes(Data())))
     }
 
     /// Fails the request with `error`, as if no response arrived.
@@ -167,8 +167,8 @@ public struct StubResponse: Sendable {
         StubResponse(outcome, latency: seconds.isFinite && seconds > 0 ? seconds : 0)
     }
 
-    static func withContentType(_ headers: [String: String], _ contentType: String) -> HTTPHeaders {
-        var fields = HTTPHeaders(headers)
+    static func withContentType(_ headers: [String: String], _ contentType: String) -> HeaderFields {
+        var fields = HeaderFields(headers)
         if !fields.contains("Content-Type") { fields.add(name: "Content-Type", value: contentType) }
         return fields
     }
@@ -176,15 +176,15 @@ public struct StubResponse: Sendable {
 
 extension StubResponse {
     /// Waits out the latency, then delivers the answer to `request` into `sink`, or throws.
-    func serve(to request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    func serve(to request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
         try await SimulatedLatency.wait(latency, until: context.deadline)
         switch outcome {
         case .fail(let error):
             throw error
         case .respond(let status, let headers, let body):
-            let head = HTTPResponseHead(statusCode: status, headers: headers, url: request.url)
+            let head = ResponseHead(statusCode: status, headers: headers, url: request.url)
             switch body {
             case .bytes(let data):
                 try await BodyDelivery.deliver(head, body: data, into: sink)

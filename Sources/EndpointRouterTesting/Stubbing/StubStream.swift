@@ -166,7 +166,7 @@ extension StubResponse {
     /// piece waits until the library has room for it, as a transport that pulls its body does, so a
     /// slow `for await` loop holds the stub back. The response carries exactly the headers given.
     public static func stream(_ steps: [StubStreamStep], status: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(.respond(status: status, headers: HTTPHeaders(headers), body: .stream(StubStream(source: .steps(steps)))))
+        StubResponse(.respond(status: status, headers: HeaderFields(headers), body: .stream(StubStream(source: .steps(steps)))))
     }
 
     /// Answers with Server-Sent Events, written out as `text/event-stream` text for you, one piece
@@ -243,7 +243,8 @@ extension StubResponse {
         let interval = interval.isFinite && interval > 0 ? interval : 0
         return StubResponse(
             .respond(
-                status: status, headers: HTTPHeaders(headers), body: .stream(StubStream(source: .endless(interval: interval, piece: piece)))
+                status: status, headers: HeaderFields(headers),
+                body: .stream(StubStream(source: .endless(interval: interval, piece: piece)))
             )
         )
     }

@@ -20,7 +20,7 @@ import Foundation
 /// Routes are tried in the order they were registered and the first match answers. A request that
 /// no route matches fails with a `.transport` error that names the request and says why each route
 /// did not match: never a silent `404`. Every request that reaches the stub is recorded (see
-/// ``RequestRecording``), matched or not, with its `RequestContext`. Routes may be added while
+/// ``RequestRecording``), matched or not, with its `CallContext`. Routes may be added while
 /// requests are running; the transport is safe to share between tasks.
 ///
 /// The stub stands where the network would be: the library's middlewares, request checks, redirects,
@@ -69,7 +69,7 @@ public final class StubTransport: HTTPTransport, RequestRecording {
     /// ```
     @discardableResult
     public func on(
-        _ method: HTTPMethod?,
+        _ method: RequestMethod?,
         _ pathPattern: String,
         query: [String: String] = [:],
         headers: [String: String] = [:],
@@ -91,7 +91,7 @@ public final class StubTransport: HTTPTransport, RequestRecording {
     /// ```
     @discardableResult
     public func on(
-        _ method: HTTPMethod?,
+        _ method: RequestMethod?,
         _ pathPattern: String,
         query: [String: String] = [:],
         headers: [String: String] = [:],
@@ -116,8 +116,8 @@ public final class StubTransport: HTTPTransport, RequestRecording {
     /// - Throws: the stubbed failure; `.cancelled` when the task is cancelled; `.timedOut` when the
     ///   latency reaches past `context.deadline`; what `sink` throws (then nothing more is written);
     ///   `.transport` when no route matches or a fixture file cannot be read.
-    public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    public func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
         let captured = log.append(request, context: context)
         if Task.isCancelled { throw .cancelled }

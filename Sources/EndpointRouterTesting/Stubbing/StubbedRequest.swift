@@ -23,17 +23,17 @@ public struct StubbedRequest: Sendable {
     }
 
     /// The request as the transport received it, after every middleware.
-    public var request: HTTPRequest { captured.request }
+    public var request: OutgoingRequest { captured.request }
     /// Which endpoint and which attempt the request belongs to, and its deadline.
-    public var context: RequestContext { captured.context }
+    public var context: CallContext { captured.context }
     /// The method.
-    public var method: HTTPMethod { captured.method }
+    public var method: RequestMethod { captured.method }
     /// The full URL, query included.
     public var url: URL { captured.url }
     /// The path as sent, still percent-encoded; see ``CapturedRequest/path``.
     public var path: String { captured.path }
     /// The header fields in order, with case-insensitive lookup.
-    public var headers: HTTPHeaders { captured.headers }
+    public var headers: HeaderFields { captured.headers }
     /// The in-memory body; empty when the request had none or streams a file.
     public var body: Data { captured.body }
     /// The file a `.file` body streams from, not read; see ``CapturedRequest/bodyFile``.

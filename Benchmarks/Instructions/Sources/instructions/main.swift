@@ -8,9 +8,8 @@ import Foundation
 
 /// Answers every request at once from memory: the call's own cost, no I/O.
 struct InstantTransport: HTTPTransport {
-    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError) -> HTTPResponseHead
-    {
-        let head = HTTPResponseHead(statusCode: 200, headers: ["Content-Type": "application/json"], url: request.url)
+    func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError) -> ResponseHead {
+        let head = ResponseHead(statusCode: 200, headers: ["Content-Type": "application/json"], url: request.url)
         try sink.receive(head)
         try sink.write(Data(#"{"id":1}"#.utf8))
         return head

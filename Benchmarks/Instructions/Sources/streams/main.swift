@@ -27,9 +27,8 @@ let shortStream = (0..<4).map { piece($0 * 3, 3) }
 
 /// Writes the whole body at once, never waiting for the reader.
 struct InstantStreamTransport: HTTPTransport {
-    func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError) -> HTTPResponseHead
-    {
-        let head = HTTPResponseHead(statusCode: 200, headers: ["Content-Type": "text/event-stream"], url: request.url)
+    func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError) -> ResponseHead {
+        let head = ResponseHead(statusCode: 200, headers: ["Content-Type": "text/event-stream"], url: request.url)
         try sink.receive(head)
         if mode == "streams" {
             for piece in shortStream { try sink.write(piece) }

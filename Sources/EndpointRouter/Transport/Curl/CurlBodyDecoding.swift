@@ -42,7 +42,7 @@
         private(set) var failure: HTTPClientError?
 
         /// The decoding `head`'s body needs; `nil` when it needs none (the body goes to the sink as is).
-        init?(head: HTTPResponseHead, method: HTTPMethod, decompresses: Bool) {
+        init?(head: ResponseHead, method: RequestMethod, decompresses: Bool) {
             // Most responses have no Content-Encoding: this runs on the loop thread for every head, so
             // names are told apart by length first (as `expectedBodyLength` does) and no array is built.
             guard decompresses,

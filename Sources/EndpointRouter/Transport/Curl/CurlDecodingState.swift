@@ -124,9 +124,9 @@ struct CurlDecodingState: Equatable {
 
     /// The plan for a response: `contentEncoding` are its `Content-Encoding` values in order.
     static func plan(
-        method: HTTPMethod, status: Int, contentEncoding: [String], decompresses: Bool, available: Set<Coding>
+        method: RequestMethod, status: Int, contentEncoding: [String], decompresses: Bool, available: Set<Coding>
     ) -> Plan {
-        guard decompresses, HTTPResponseHead.hasBody(statusCode: status, answering: method) else { return .none }
+        guard decompresses, ResponseHead.hasBody(statusCode: status, answering: method) else { return .none }
         var codings: [Coding] = []
         for value in contentEncoding {
             for part in value.split(separator: ",") {

@@ -8,7 +8,7 @@
     /// Everything here except `init` runs on the transport's loop thread (``CurlLoop``), which alone
     /// calls libcurl; that confinement is what makes the unchecked `Sendable` safe.
     final class CurlExchange: CuttableExchange, @unchecked Sendable {
-        typealias Outcome = Result<HTTPResponseHead, HTTPClientError>
+        typealias Outcome = Result<ResponseHead, HTTPClientError>
         /// Unsafe rather than checked: ``CurlExchangeState`` answers the caller exactly once by
         /// construction (its table tests say so), and the checked one costs an allocation per exchange.
         typealias Continuation = UnsafeContinuation<Outcome, Never>
@@ -20,8 +20,8 @@
             case file(URL, FileHandle?)
         }
 
-        let request: HTTPRequest
-        private let context: RequestContext
+        let request: OutgoingRequest
+        private let context: CallContext
         private let sink: any ResponseBodySink
         /// The sink, when it is a stream's: it can tell at once, on the loop thread, whether it has
         /// room for the next piece, so that a stream with room costs no task, no loop wake-up and no
@@ -40,7 +40,7 @@
         private let uploadLength: Int64?
         /// The response being read: libcurl hands its head over line by line.
         private var status: Int?
-        private var fields: [HTTPHeaders.Field] = []
+        private var fields: [HeaderFields.Field] = []
         private var receivedBytes: Int64 = 0
         /// The loop's round in which ``roundBytes`` were taken (see ``CurlLoop/roundBudget``).
         private var round = 0
@@ -49,7 +49,7 @@
         private var decoding: CurlBodyDecoding?
 
         init(
-            _ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink, options: CurlTransport.Configuration,
+            _ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink, options: CurlTransport.Configuration,
             loop: CurlLoop
         ) {
             self.request = request
@@ -254,7 +254,7 @@
 
         /// The header lines of `request` as libcurl takes them, each ended by a NUL, in one block.
         /// Never empty: `Expect:` is always there unless the request set `Expect` itself.
-        private static func headerList(for request: HTTPRequest) -> UnsafeMutableRawPointer? {
+        private static func headerList(for request: OutgoingRequest) -> UnsafeMutableRawPointer? {
             var hasContentType = false
             var hasExpect = false
             var lines: [UInt8] = []
@@ -299,15 +299,15 @@
             } else if line.isEmpty {
                 // The end of a head; an interim `1xx` is followed by the real one.
                 guard let status, !(100..<200).contains(status) else { return bytes.count }
-                perform(machine.head(HTTPResponseHead(statusCode: status, headers: HTTPHeaders(fields), url: request.url)))
+                perform(machine.head(ResponseHead(statusCode: status, headers: HeaderFields(fields), url: request.url)))
                 if case .failing = machine.state { return 0 }
             } else if line[0] == 0x20 || line[0] == 0x09, let last = fields.popLast() {
                 // An obsolete folded continuation of the previous field's value.
-                fields.append(HTTPHeaders.Field(name: last.name, value: last.value + " " + Self.trimmedText(line)))
+                fields.append(HeaderFields.Field(name: last.name, value: last.value + " " + Self.trimmedText(line)))
             } else if let colon = line.firstIndex(of: 0x3A) {
                 let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
                 let value = Self.trimmedText(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
-                fields.append(HTTPHeaders.Field(name: name, value: value))
+                fields.append(HeaderFields.Field(name: name, value: value))
             }
             return bytes.count
         }

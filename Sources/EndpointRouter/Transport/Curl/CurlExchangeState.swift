@@ -23,7 +23,7 @@ struct CurlExchangeState<Continuation> {
         /// On the network, no response head yet.
         case awaitingHead(Continuation)
         /// The head went to the sink; the body flows.
-        case streaming(Continuation, HTTPResponseHead, Demand)
+        case streaming(Continuation, ResponseHead, Demand)
         /// The sink or the request body failed inside a callback; libcurl is told to stop and will
         /// report the transfer done.
         case failing(Continuation, HTTPClientError)
@@ -36,11 +36,11 @@ struct CurlExchangeState<Continuation> {
         /// Put the handle on the multi.
         case add
         /// Answer the caller without ever having added the handle.
-        case answer(Continuation, Result<HTTPResponseHead, HTTPClientError>)
+        case answer(Continuation, Result<ResponseHead, HTTPClientError>)
         /// Take the handle off the multi (closing an unfinished transfer's connection), then answer.
-        case removeAndAnswer(Continuation, Result<HTTPResponseHead, HTTPClientError>)
+        case removeAndAnswer(Continuation, Result<ResponseHead, HTTPClientError>)
         /// Hand the head to the sink.
-        case deliverHead(HTTPResponseHead)
+        case deliverHead(ResponseHead)
         /// Hand this piece to the sink; then, if `askForDemand`, ask the sink for room for the next.
         case write(askForDemand: Bool)
         /// Tell libcurl to keep the piece and stop receiving (`CURL_WRITEFUNC_PAUSE`).
@@ -96,7 +96,7 @@ struct CurlExchangeState<Continuation> {
     }
 
     /// The final response head was read (not a `1xx`).
-    mutating func head(_ head: HTTPResponseHead) -> Action {
+    mutating func head(_ head: ResponseHead) -> Action {
         guard case .awaitingHead(let continuation) = state else { return .none }
         state = .streaming(continuation, head, .ready)
         return .deliverHead(head)

@@ -99,8 +99,8 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
     }
 
     /// Performs one exchange: sends `request` and streams the response body into `sink`.
-    public func send(_ request: HTTPRequest, context: RequestContext, sink: any ResponseBodySink) async throws(HTTPClientError)
-        -> HTTPResponseHead
+    public func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
     {
         if Task.isCancelled { throw .cancelled }
         // The pipeline has checked already; a caller using the transport directly has not.

@@ -113,17 +113,17 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Performs one exchange: sends `request` and streams the response body into `sink`.
-    public func send(_ request: EndpointRouter.HTTPRequest, context: RequestContext, sink: any ResponseBodySink)
-        async throws(EndpointRouter.HTTPClientError) -> EndpointRouter.HTTPResponseHead
+    public func send(_ request: EndpointRouter.OutgoingRequest, context: CallContext, sink: any ResponseBodySink)
+        async throws(EndpointRouter.HTTPClientError) -> EndpointRouter.ResponseHead
     {
         if Task.isCancelled { throw .cancelled }
-        let outgoing = try OutgoingRequest(request, context: context)
+        let outgoing = try PreparedRequest(request, context: context)
         do {
             let response = try await client.execute(outgoing.request, deadline: Self.backstop(for: context))
             guard response.history.count <= 1 else { throw Self.followedRedirect(request) }
-            let head = EndpointRouter.HTTPResponseHead(
+            let head = EndpointRouter.ResponseHead(
                 statusCode: Int(response.status.code),
-                headers: EndpointRouter.HTTPHeaders(response.headers.map { .init(name: $0.name, value: $0.value) }),
+                headers: EndpointRouter.HeaderFields(response.headers.map { .init(name: $0.name, value: $0.value) }),
                 url: request.url)
             // A response can start before the last body byte went out; by now the server has it all
             // or has answered without it, and either way no more will be sent.
@@ -160,14 +160,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// AsyncHTTPClient's own deadline, a second after the library's: the library cancels the exchange
     /// at its deadline; this only keeps a transport called without one from running for ever.
-    private static func backstop(for context: RequestContext) -> NIODeadline {
+    private static func backstop(for context: CallContext) -> NIODeadline {
         let remaining = context.remainingTime.components
         let nanoseconds = remaining.seconds.multipliedReportingOverflow(by: 1_000_000_000)
         guard !nanoseconds.overflow else { return .distantFuture }
         return .now() + .nanoseconds(nanoseconds.partialValue + remaining.attoseconds / 1_000_000_000) + .seconds(1)
     }
 
-    private static func followedRedirect(_ request: EndpointRouter.HTTPRequest) -> EndpointRouter.HTTPClientError {
+    private static func followedRedirect(_ request: EndpointRouter.OutgoingRequest) -> EndpointRouter.HTTPClientError {
         .transport(
             .httpTooManyRedirects,
             "the HTTPClient given to AsyncHTTPClientTransport followed a redirect itself; create it with "

@@ -14,7 +14,7 @@ struct UploadBody: AsyncSequence, Sendable {
 
     let source: Source
     let length: Int64
-    let context: RequestContext
+    let context: CallContext
 
     func makeAsyncIterator() -> Iterator {
         Iterator(body: self)
@@ -33,7 +33,7 @@ struct UploadBody: AsyncSequence, Sendable {
             // AsyncHTTPClient asks for a piece once the one before it is written.
             body.context.reportUpload(sentBytes: offset, totalBytes: body.length)
             guard offset < body.length else { return nil }
-            let count = Int(Swift.min(Int64(OutgoingRequest.pieceSize), body.length - offset))
+            let count = Int(Swift.min(Int64(PreparedRequest.pieceSize), body.length - offset))
             let piece: ByteBuffer
             switch body.source {
             case .data(let data):

@@ -8,7 +8,7 @@ import Testing
 /// its credential stripping), bad headers never leave, and the body limit and errors are typed.
 @Suite("Library rules through AsyncHTTPClientTransport")
 struct LibraryRulesTests {
-    static let credentials: HTTPHeaders = [
+    static let credentials: HeaderFields = [
         "Authorization": "Bearer SECRET", "Cookie": "sid=SECRET", "X-API-Key": "SECRET", "X-Custom": "kept",
     ]
 
@@ -18,9 +18,11 @@ struct LibraryRulesTests {
             request.path == "/start" ? .redirect(status: 302, location: "/landing") : .json(#"{"landed":true}"#)
         }
         defer { server.stop() }
-        let result = await ServerEndpoint(host: server.baseURL, endpoint: "start",
-                                          middlewares: [AddHeaders(headers: Self.credentials)])
-            .request(type: [String: Bool].self)
+        let result = await ServerEndpoint(
+            host: server.baseURL, endpoint: "start",
+            middlewares: [AddHeaders(headers: Self.credentials)]
+        )
+        .request(type: [String: Bool].self)
         #expect(try result.get() == ["landed": true])
         let requests = server.requests
         try #require(requests.count == 2)
@@ -34,11 +36,13 @@ struct LibraryRulesTests {
         defer { other.stop() }
         let server = try TestServer(response: .redirect(status: status, location: other.baseURL + "/landing"))
         defer { server.stop() }
-        _ = try await ServerEndpoint(host: server.baseURL, endpoint: "start", method: .post,
-                                     body: .data(Data("payload".utf8), contentType: "text/plain"),
-                                     redirectPolicy: RedirectPolicy(sensitiveHeaders: ["x-api-key"]),
-                                     middlewares: [AddHeaders(headers: Self.credentials)])
-            .request(type: EmptyResponse.self).get()
+        _ = try await ServerEndpoint(
+            host: server.baseURL, endpoint: "start", method: .post,
+            body: .data(Data("payload".utf8), contentType: "text/plain"),
+            redirectPolicy: RedirectPolicy(sensitiveHeaders: ["x-api-key"]),
+            middlewares: [AddHeaders(headers: Self.credentials)]
+        )
+        .request(type: EmptyResponse.self).get()
         #expect(server.requests.first?.header("Authorization") == "Bearer SECRET")
         let landed = try #require(other.requests.first)
         #expect(!landed.headers.contains { $0.value.contains("SECRET") }, "\(landed.headers)")
@@ -61,9 +65,11 @@ struct LibraryRulesTests {
     func headerInjectionIsRefused(_ value: String) async throws {
         let server = try TestServer(response: .json("{}"))
         defer { server.stop() }
-        let result = await ServerEndpoint(host: server.baseURL, endpoint: "x",
-                                          middlewares: [AddHeaders(headers: ["X-Trace": value])])
-            .request(type: EmptyResponse.self)
+        let result = await ServerEndpoint(
+            host: server.baseURL, endpoint: "x",
+            middlewares: [AddHeaders(headers: ["X-Trace": value])]
+        )
+        .request(type: EmptyResponse.self)
         guard case .invalidHeader = result.failure else {
             Issue.record("expected .invalidHeader, got \(result)")
             return
@@ -112,9 +118,11 @@ struct LibraryRulesTests {
         try content.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let progress = ProgressLog()
-        let result = await ServerEndpoint(host: server.baseURL, endpoint: "upload", method: .put,
-                                          body: .file(file, contentType: "application/octet-stream"))
-            .upload(type: EmptyResponse.self, progress: { progress.append($0) })
+        let result = await ServerEndpoint(
+            host: server.baseURL, endpoint: "upload", method: .put,
+            body: .file(file, contentType: "application/octet-stream")
+        )
+        .upload(type: EmptyResponse.self, progress: { progress.append($0) })
         #expect(result.failure == nil, "\(result)")
         let received = try #require(server.requests.first)
         #expect(received.body == content)
@@ -133,17 +141,20 @@ struct LibraryRulesTests {
         defer { server.stop() }
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("ahc-missing-\(UUID().uuidString)")
         // Through the library, which checks the file while building the request...
-        let result = await ServerEndpoint(host: server.baseURL, endpoint: "upload", method: .post,
-                                          body: .file(missing, contentType: "application/octet-stream"))
-            .request(type: EmptyResponse.self)
+        let result = await ServerEndpoint(
+            host: server.baseURL, endpoint: "upload", method: .post,
+            body: .file(missing, contentType: "application/octet-stream")
+        )
+        .request(type: EmptyResponse.self)
         guard case .encodingFailed = result.failure else {
             Issue.record("expected .encodingFailed, got \(result)")
             return
         }
         // ...and straight to the transport, for a file gone between that check and the send.
         let url = try #require(URL(string: server.baseURL + "/upload"))
-        let direct = await sendError(AsyncHTTPClientTransport.shared, HTTPRequest(method: .post, url: url, body: .file(missing)),
-                                     into: RefusingSink(limit: 1024))
+        let direct = await sendError(
+            AsyncHTTPClientTransport.shared, OutgoingRequest(method: .post, url: url, body: .file(missing)),
+            into: RefusingSink(limit: 1024))
         #expect(direct?.urlErrorCode == .fileDoesNotExist, "\(String(describing: direct))")
         #expect(server.requests.isEmpty)
     }

@@ -7,9 +7,9 @@ import Foundation
 struct ServerEndpoint: HTTPClient {
     var host: String
     var endpoint = ""
-    var method: HTTPMethod = .get
+    var method: RequestMethod = .get
     var headers: [String: String]?
-    var body: RequestBody?
+    var body: EndpointBody?
     var timeout: TimeInterval? = 10
     var maxResponseSize: Int? = 64 * 1024 * 1024
     var redirectPolicy = RedirectPolicy()
@@ -30,8 +30,8 @@ extension Result {
 
 /// A middleware that adds headers to every request, as an authentication middleware would.
 struct AddHeaders: HTTPMiddleware {
-    let headers: HTTPHeaders
-    func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    let headers: HeaderFields
+    func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         var request = request
         for field in headers { request.headers.add(name: field.name, value: field.value) }
         return try await next(request, context)

@@ -27,7 +27,7 @@ enum InventoryAPI: EndpointRouter.HTTPClient {
         case .item(let sku), .restock(let sku, _): "items/\(segment: sku)"
         }
     }
-    var method: EndpointRouter.HTTPMethod { if case .restock = self { .put } else { .get } }
+    var method: EndpointRouter.RequestMethod { if case .restock = self { .put } else { .get } }
     var parameters: [String: Any]? { if case .restock(_, let count) = self { ["count": count] } else { nil } }
     var transport: any HTTPTransport { Self.transport }
     var middlewares: [any HTTPMiddleware] { [ForwardedRequestID(id: "vapor-1")] }
@@ -37,8 +37,8 @@ enum InventoryAPI: EndpointRouter.HTTPClient {
 /// server is handling.
 struct ForwardedRequestID: HTTPMiddleware {
     let id: String
-    func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(EndpointRouter.HTTPClientError)
-        -> HTTPResponse
+    func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(EndpointRouter.HTTPClientError)
+        -> IncomingResponse
     {
         var request = request
         request.headers["X-Request-ID"] = id
@@ -47,7 +47,7 @@ struct ForwardedRequestID: HTTPMiddleware {
 }
 
 /// What a Vapor route hands back to its client: EndpointRouter's headers as NIOHTTP1's.
-func nioHeaders(_ headers: EndpointRouter.HTTPHeaders) -> NIOHTTP1.HTTPHeaders {
+func nioHeaders(_ headers: EndpointRouter.HeaderFields) -> NIOHTTP1.HTTPHeaders {
     NIOHTTP1.HTTPHeaders(headers.fields.map { ($0.name, $0.value) })
 }
 
@@ -74,7 +74,7 @@ struct VaporStyleNamesTests {
         // NIOHTTP1's and AsyncHTTPClient's own types are still there by their qualified names.
         let head = NIOHTTP1.HTTPResponseHead(version: .http1_1, status: .ok, headers: nioHeaders(sent[0].headers))
         #expect(head.headers["X-Request-ID"] == ["vapor-1"])
-        #expect(NIOHTTP1.HTTPMethod.GET.rawValue == EndpointRouter.HTTPMethod.get.rawValue)
+        #expect(NIOHTTP1.HTTPMethod.GET.rawValue == EndpointRouter.RequestMethod.get.rawValue)
         _ = AsyncHTTPClient.HTTPClient.Configuration(redirectConfiguration: .disallow)
         #expect(AsyncHTTPClient.HTTPClientError.readTimeout != AsyncHTTPClient.HTTPClientError.connectTimeout)
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// Calls `next` twice and returns the second answer, as a retry or a replay after refreshing a token does.
 struct CallTwice: HTTPMiddleware {
-    func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         _ = try await next(request, context)
         return try await next(request, context)
     }
@@ -16,7 +16,7 @@ struct SetHeader: HTTPMiddleware {
     let name: String
     let value: String
 
-    func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         var request = request
         request.headers[name] = value
         return try await next(request, context)
@@ -45,7 +45,7 @@ enum MiddlewareAPI: HTTPClient {
 }
 
 @Suite("Request context and the library's checks")
-struct RequestContextTests {
+struct CallContextTests {
     @Test func capturedRequestNamesTheEndpointAndTheAttempt() async throws {
         let stub = StubTransport().on(.get, "/todos/:id", respond: .json(Todo(userId: 1, id: 1, title: "a", completed: false)))
         _ = try await withTransport(stub) { try await TodoAPI.todo(id: 1).request(type: Todo.self).get() }
@@ -109,7 +109,7 @@ struct RequestContextTests {
 
     @Test func headersKeepTheirOrderAndRepeats() async throws {
         let stub = StubTransport { _ in .status(204) }
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(name: "X-B", value: "1")
         headers.add(name: "X-A", value: "2")
         headers.add(name: "X-B", value: "3")

@@ -3,14 +3,14 @@
 ///
 /// ```swift
 /// struct Timing: HTTPMiddleware {
-///     func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+///     func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
 ///         let start = ContinuousClock.now
 ///         defer { print("\(context.endpointName) attempt \(context.attempt): \(ContinuousClock.now - start)") }
 ///         return try await next(request, context)
 ///     }
 /// }
 /// ```
-public struct RequestContext: Sendable {
+public struct CallContext: Sendable {
     /// A readable identity of the service and case, such as `"TodoAPI.todo"`, for logs and metrics.
     /// It never contains the case's associated values, which may be secret.
     ///
@@ -49,7 +49,7 @@ public struct RequestContext: Sendable {
     /// The headers ``RequestChecks`` passed after the last middleware: a transport handed exactly
     /// these (the same storage compares equal at once) need not check them again. `nil` for a context
     /// made outside the pipeline, whose caller checked nothing.
-    var checkedHeaders: HTTPHeaders?
+    var checkedHeaders: HeaderFields?
 
     /// A middleware run around each request the pipeline hands to the transport: the request of
     /// each attempt and each redirect hop the library follows, after the request checks; `nil` (the
@@ -81,8 +81,8 @@ public struct RequestContext: Sendable {
 
     /// For a streaming call, runs `handler` once when the stream delivered to the caller ends, with
     /// its byte and element counts (or when the call fails before one was delivered); for any other
-    /// call, does nothing. ``LoggingMiddleware`` and ``MetricsMiddleware`` report the end of a
-    /// stream this way. Register it for a response whose ``HTTPResponse/isStreaming`` is set: an
+    /// call, does nothing. ``LoggingMiddleware`` and ``CallMetricsMiddleware`` report the end of a
+    /// stream this way. Register it for a response whose ``IncomingResponse/isStreaming`` is set: an
     /// error response of a streaming call (a 503 about to be retried) is whole already.
     ///
     /// <!-- snippet: prelude=doc,doc-intercept -->

@@ -8,19 +8,19 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Collects the reports of a ``MetricsMiddleware``.
+/// Collects the reports of a ``CallMetricsMiddleware``.
 final class MetricsLog: Sendable {
     private let reports = Locked<[CallMetrics]>([])
 
     var all: [CallMetrics] { reports.withLock { $0 } }
 
-    var middleware: MetricsMiddleware {
-        MetricsMiddleware { [reports] metrics in reports.withLock { $0.append(metrics) } }
+    var middleware: CallMetricsMiddleware {
+        CallMetricsMiddleware { [reports] metrics in reports.withLock { $0.append(metrics) } }
     }
 }
 
 @Suite("Metrics middleware")
-struct MetricsMiddlewareTests {
+struct CallMetricsMiddlewareTests {
     @Test func reportsAPlainCallOnce() async throws {
         let server = try TestServer(response: .text("twelve bytes"))
         defer { server.stop() }
@@ -44,8 +44,9 @@ struct MetricsMiddlewareTests {
         let served = Counter()
         let transport = ClosureTransport { request in
             let call = served.increment()
-            if request.headers["Authorization"] != "Bearer fresh" { return HTTPResponse(statusCode: 401) }
-            return call < 4 ? HTTPResponse(statusCode: 503, body: Data("busy".utf8)) : HTTPResponse(statusCode: 200, body: Data("ok".utf8))
+            if request.headers["Authorization"] != "Bearer fresh" { return IncomingResponse(statusCode: 401) }
+            return call < 4
+                ? IncomingResponse(statusCode: 503, body: Data("busy".utf8)) : IncomingResponse(statusCode: 200, body: Data("ok".utf8))
         }
         let store = CredentialStore(credential: { .bearer("stale") }, refresh: { _ in .refreshed(.bearer("fresh")) })
         let log = MetricsLog()
@@ -64,7 +65,7 @@ struct MetricsMiddlewareTests {
 
     @Test func attemptsAreCountedWhereverTheMetricsSit() async throws {
         let served = Counter()
-        let transport = ClosureTransport { _ in HTTPResponse(statusCode: served.increment() < 3 ? 503 : 200) }
+        let transport = ClosureTransport { _ in IncomingResponse(statusCode: served.increment() < 3 ? 503 : 200) }
         let outer = MetricsLog()
         let inner = MetricsLog()
         let endpoint = OptionedEndpoint(
@@ -87,7 +88,7 @@ struct MetricsMiddlewareTests {
             }, middlewares: [log.middleware, RetryMiddleware(sleep: RecordedWaits().sleep)])
         #expect(await failing.request(type: String.self).failure == .transport(URLError(.cannotFindHost)))
         let notFound = OptionedEndpoint(
-            host: "https://api.example.com", transport: ClosureTransport { _ in HTTPResponse(statusCode: 404) },
+            host: "https://api.example.com", transport: ClosureTransport { _ in IncomingResponse(statusCode: 404) },
             middlewares: [log.middleware])
         #expect(await notFound.request(type: String.self).failure?.response?.statusCode == 404)
         let reports = log.all
@@ -134,7 +135,7 @@ struct BuiltInOrderTests {
     struct Probe: HTTPMiddleware {
         let name: String
         let trail: Locked<[String]>
-        func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+        func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
             trail.withLock { $0.append("\(name)>") }
             defer { trail.withLock { $0.append("<\(name)") } }
             return try await next(request, context)
@@ -147,12 +148,12 @@ struct BuiltInOrderTests {
         let transport = ClosureTransport { request in
             let call = served.increment()
             trail.withLock { $0.append("send:\(request.headers["Authorization"] ?? "none")") }
-            if request.headers["Authorization"] != "Bearer fresh" { return HTTPResponse(statusCode: 401) }
-            return HTTPResponse(statusCode: call == 2 ? 503 : 200)
+            if request.headers["Authorization"] != "Bearer fresh" { return IncomingResponse(statusCode: 401) }
+            return IncomingResponse(statusCode: call == 2 ? 503 : 200)
         }
         let store = CredentialStore(credential: { .bearer("stale") }, refresh: { _ in .refreshed(.bearer("fresh")) })
         let middlewares: [any HTTPMiddleware] = [
-            MetricsMiddleware { report in
+            CallMetricsMiddleware { report in
                 trail.withLock { $0.append("metrics:\(report.attempts)") }
             },
             Probe(name: "a", trail: trail),

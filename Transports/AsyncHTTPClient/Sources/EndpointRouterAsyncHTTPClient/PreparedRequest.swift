@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 
 /// A library request as AsyncHTTPClient takes it, and the upload progress of its body.
-struct OutgoingRequest {
+struct PreparedRequest {
     /// Bodies up to this size go out in one write; larger ones are streamed in pieces of this size,
     /// so a file is never read whole and upload progress moves as it goes.
     static let pieceSize = 64 * 1024
@@ -13,9 +13,9 @@ struct OutgoingRequest {
     let request: HTTPClientRequest
     /// An in-memory body sent in one write, whose progress is reported once the answer has come.
     private let singleWriteLength: Int64?
-    private let context: RequestContext
+    private let context: CallContext
 
-    init(_ request: EndpointRouter.HTTPRequest, context: RequestContext) throws(EndpointRouter.HTTPClientError) {
+    init(_ request: EndpointRouter.OutgoingRequest, context: CallContext) throws(EndpointRouter.HTTPClientError) {
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers {

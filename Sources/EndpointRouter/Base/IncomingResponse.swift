@@ -1,16 +1,16 @@
 import Foundation
 
 /// The status line and headers of a response: what a transport hands back for one exchange.
-public struct HTTPResponseHead: Sendable, Hashable {
+public struct ResponseHead: Sendable, Hashable {
     /// The HTTP status code.
     public var statusCode: Int
     /// The header fields, in the order the transport could see them.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The URL that answered.
     public var url: URL?
 
     /// Creates a head.
-    public init(statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), url: URL? = nil) {
+    public init(statusCode: Int, headers: HeaderFields = HeaderFields(), url: URL? = nil) {
         self.statusCode = statusCode
         self.headers = headers
         self.url = url
@@ -22,7 +22,7 @@ public struct HTTPResponseHead: Sendable, Hashable {
     /// (RFC 9110 §6.4.1, §8.6; RFC 9112 §6.3): there the field describes the body a GET would get,
     /// and "HEAD to learn the size" is a common call. The one place this rule is written; every size
     /// check and progress total reads it through ``expectedBodyLength(answering:)``.
-    public static func hasBody(statusCode: Int, answering method: HTTPMethod) -> Bool {
+    public static func hasBody(statusCode: Int, answering method: RequestMethod) -> Bool {
         method != .head && !(100..<200).contains(statusCode) && statusCode != 204 && statusCode != 304
     }
 
@@ -33,7 +33,7 @@ public struct HTTPResponseHead: Sendable, Hashable {
     /// Size limits and progress totals use this, not the bare field, so that a HEAD or a 304
     /// announcing 10 GiB is not refused as too large. The caller still reads the announced size
     /// from ``headers``.
-    public func expectedBodyLength(answering method: HTTPMethod) -> Int64? {
+    public func expectedBodyLength(answering method: RequestMethod) -> Int64? {
         Self.hasBody(statusCode: statusCode, answering: method) ? expectedBodyLength : 0
     }
 
@@ -77,9 +77,9 @@ public struct HTTPResponseHead: Sendable, Hashable {
 /// if response.statusCode == 401 { print("\(context.endpointName) was refused") }
 /// return response
 /// ```
-public struct HTTPResponse: Sendable, Hashable {
+public struct IncomingResponse: Sendable, Hashable {
     /// Status, headers and URL.
-    public var head: HTTPResponseHead
+    public var head: ResponseHead
     /// The body received into memory (decompressed when the server used `Content-Encoding`); empty
     /// for a download, whose body is in ``bodyFile``.
     public var body: Data
@@ -88,20 +88,20 @@ public struct HTTPResponse: Sendable, Hashable {
     public var bodyFile: URL?
     /// Whether the body is not in this value but streams to the caller once every middleware has
     /// returned: the response of a streaming call (`events()`, `lines()`, …) whose status is
-    /// acceptable. Its end can be awaited with ``RequestContext/onStreamEnd(_:)``. A response a
+    /// acceptable. Its end can be awaited with ``CallContext/onStreamEnd(_:)``. A response a
     /// middleware makes itself is whole, so this is `false` unless the library set it.
     public internal(set) var isStreaming = false
 
     /// Creates a response.
-    public init(head: HTTPResponseHead, body: Data = Data(), bodyFile: URL? = nil) {
+    public init(head: ResponseHead, body: Data = Data(), bodyFile: URL? = nil) {
         self.head = head
         self.body = body
         self.bodyFile = bodyFile
     }
 
     /// Creates a response from its parts.
-    public init(statusCode: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), url: URL? = nil) {
-        self.init(head: HTTPResponseHead(statusCode: statusCode, headers: headers, url: url), body: body)
+    public init(statusCode: Int, headers: HeaderFields = HeaderFields(), body: Data = Data(), url: URL? = nil) {
+        self.init(head: ResponseHead(statusCode: statusCode, headers: headers, url: url), body: body)
     }
 
     /// The HTTP status code.
@@ -111,7 +111,7 @@ public struct HTTPResponse: Sendable, Hashable {
     }
 
     /// The header fields.
-    public var headers: HTTPHeaders {
+    public var headers: HeaderFields {
         get { head.headers }
         set { head.headers = newValue }
     }

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// <!-- snippet: prelude=doc,models,api-members -->
 /// ```swift
-/// var body: RequestBody? {
+/// var body: EndpointBody? {
 ///     switch self {
 ///     case .create(let todo): .json(todo)                       // any Encodable, with the service's encoder
 ///     case .upload(let png): .data(png, contentType: "image/png")
@@ -15,7 +15,7 @@ import Foundation
 ///     }
 /// }
 /// ```
-public enum RequestBody: Sendable {
+public enum EndpointBody: Sendable {
     /// Raw bytes with their content type.
     case data(Data, contentType: String)
     /// An `Encodable` value, encoded with the endpoint's `encoder` as `application/json`.
@@ -27,7 +27,7 @@ public enum RequestBody: Sendable {
     /// The contents of a file, streamed from disk while sending (never read whole into memory).
     ///
     /// ```swift
-    /// var body: RequestBody? {
+    /// var body: EndpointBody? {
     ///     if case .upload(let video) = self { .file(video, contentType: "video/mp4") } else { nil }
     /// }
     /// ```
@@ -36,7 +36,7 @@ public enum RequestBody: Sendable {
     case file(URL, contentType: String)
 
     /// The body to send and its `Content-Type`.
-    func encoded(with encoder: JSONEncoder) throws(HTTPClientError) -> (body: HTTPRequest.Body, contentType: String) {
+    func encoded(with encoder: JSONEncoder) throws(HTTPClientError) -> (body: OutgoingRequest.Body, contentType: String) {
         switch self {
         case .data(let data, let contentType): return (.data(data), contentType)
         case .json(let value):

@@ -1,9 +1,9 @@
 /// An HTTP request method.
 ///
 /// ```swift
-/// var method: HTTPMethod { self == .create ? .post : .get }
+/// var method: RequestMethod { self == .create ? .post : .get }
 /// ```
-public enum HTTPMethod: String, Sendable, CaseIterable {
+public enum RequestMethod: String, Sendable, CaseIterable {
     /// Reads a resource. Parameters go to the query by default.
     case get = "GET"
     /// Like GET, without a response body.

@@ -4,10 +4,10 @@ import Testing
 
 /// `replace` leaves one field where several were, and `dictionary` folds repeated names the way
 /// HTTP does (RFC 9110 §5.3: values joined with ", ", in order).
-@Suite("HTTPHeaders: replace and dictionary")
-struct HTTPHeadersMergingTests {
+@Suite("HeaderFields: replace and dictionary")
+struct HeaderFieldsMergingTests {
     @Test func replaceKeepsOneFieldAtThePositionOfTheFirst() {
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(name: "Accept", value: "a")
         headers.add(name: "X-Trace", value: "1")
         headers.add(name: "accept", value: "b")
@@ -18,7 +18,7 @@ struct HTTPHeadersMergingTests {
     }
 
     @Test func dictionaryJoinsRepeatedNamesUnderTheFirstCasing() {
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         headers.add(name: "Cache-Control", value: "no-cache")
         headers.add(name: "Content-Type", value: "text/plain")
         headers.add(name: "cache-control", value: "no-store")

@@ -7,7 +7,7 @@
 /// let type = response.headers["content-type"]      // "application/json"
 /// let cookies = response.headers.values(for: "Set-Cookie")
 /// ```
-public struct HTTPHeaders: Sendable, Hashable {
+public struct HeaderFields: Sendable, Hashable {
     /// One header field: a name as written and its value.
     public struct Field: Sendable, Hashable {
         /// The field name, with its original casing.
@@ -126,12 +126,12 @@ public struct HTTPHeaders: Sendable, Hashable {
     }
 }
 
-extension HTTPHeaders: Sequence {
+extension HeaderFields: Sequence {
     /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 }
 
-extension HTTPHeaders: ExpressibleByDictionaryLiteral {
+extension HeaderFields: ExpressibleByDictionaryLiteral {
     /// Creates a list from a literal, keeping the literal's order: `["Accept": "text/plain"]`.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { Field(name: $0.0, value: $0.1) }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// var middlewares: [any HTTPMiddleware] {
-///     [MetricsMiddleware { metrics in Telemetry.record(metrics) },
+///     [CallMetricsMiddleware { metrics in Telemetry.record(metrics) },
 ///      AuthorizationMiddleware(Self.credentials, host: host),
 ///      RetryMiddleware()]
 /// }
@@ -18,7 +18,7 @@ import Foundation
 /// `report` runs on the task of the call, before the caller gets its result, so keep it short. A
 /// call cut off by its deadline or cancelled is reported when the work below the middleware has
 /// stopped, which may be just after the caller got its `.timedOut` or `.cancelled`.
-public struct MetricsMiddleware: HTTPMiddleware {
+public struct CallMetricsMiddleware: HTTPMiddleware {
     private let report: @Sendable (CallMetrics) -> Void
 
     /// Creates the middleware; `report` receives one ``CallMetrics`` per call.
@@ -27,7 +27,7 @@ public struct MetricsMiddleware: HTTPMiddleware {
     }
 
     /// Passes `request` on, counting what reaches the network, and reports the outcome.
-    public func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+    public func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         let counter = ExchangeCounter()
         var inner = context
         inner.options.exchangeCounters.append(counter)

@@ -13,14 +13,14 @@ import Foundation
 ///
 /// ```swift
 /// struct TraceID: HTTPMiddleware {
-///     func intercept(_ request: HTTPRequest, context: RequestContext, next: Next) async throws(HTTPClientError) -> HTTPResponse {
+///     func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
 ///         var request = request
 ///         request.headers["X-Trace-ID"] = UUID().uuidString
 ///         return try await next(request, context)
 ///     }
 /// }
 /// ```
-public struct HTTPRequest: Sendable, Hashable {
+public struct OutgoingRequest: Sendable, Hashable {
     /// What a request sends after its head.
     public enum Body: Sendable, Hashable {
         /// Bytes held in memory.
@@ -30,16 +30,16 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// The method.
-    public var method: HTTPMethod
+    public var method: RequestMethod
     /// The absolute http(s) URL, query included.
     public var url: URL
     /// The header fields, in the order they will be written.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The body, or `nil` for none.
     public var body: Body?
 
     /// Creates a request.
-    public init(method: HTTPMethod = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: Body? = nil) {
+    public init(method: RequestMethod = .get, url: URL, headers: HeaderFields = HeaderFields(), body: Body? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
