@@ -3,8 +3,9 @@ import Foundation
 import HTTPTypes
 
 // Conversions between EndpointRouter's request and response values and swift-http-types' (the
-// currency of Hummingbird 2, swift-openapi-runtime and SwiftNIO's newer APIs). The two modules
-// share the names `HTTPRequest` and `HTTPResponse`, so every signature here is module-qualified.
+// currency of Hummingbird 2, swift-openapi-runtime and SwiftNIO's newer APIs): `OutgoingRequest`
+// and `IncomingResponse` against `HTTPRequest` and `HTTPResponse`. The signatures here qualify both
+// sides, for the reader.
 // HTTPTypes' values have no body: a body goes along as a separate argument, or is left out.
 
 extension HTTPFields {
