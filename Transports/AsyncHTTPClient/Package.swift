@@ -15,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
+        // Only for the names test below (a file importing HTTPTypes beside AsyncHTTPClient and
+        // NIOHTTP1); already in this package's graph through swift-nio-extras, so nothing new is fetched.
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -44,7 +47,30 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
+        ),
+        // A stand-in for Vapor: a module that re-exports AsyncHTTPClient and NIOHTTP1 as Vapor does,
+        // so that a file importing it sees their `HTTPClient`, `HTTPClientError`, `HTTPMethod` and
+        // `HTTPHeaders` without importing them itself.
+        .target(
+            name: "VaporStyleFramework",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/VaporStyleFramework"
+        ),
+        // A Vapor app's file: the framework beside EndpointRouter, with `MemberImportVisibility` on
+        // (EndpointRouterAsyncHTTPClientTests builds the same names with it off).
+        .testTarget(
+            name: "VaporStyleNamesTests",
+            dependencies: [
+                "VaporStyleFramework",
+                .product(name: "EndpointRouter", package: "EndpointRouter"),
+                .product(name: "EndpointRouterTesting", package: "EndpointRouter"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
     ],
     swiftLanguageModes: [.v6]
