@@ -80,8 +80,8 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
-        // A Hummingbird-style app module: `import HTTPTypes` beside EndpointRouter, with the names
-        // settled once by the module's own typealiases (EndpointRouterNames.swift), as the docs say.
+        // A Hummingbird-style app module: `import HTTPTypes` beside EndpointRouter, every name
+        // unqualified (HTTPTypes declares none of EndpointRouter's), as the ServerApps article says.
         .testTarget(
             name: "HTTPTypesNamesTests",
             dependencies: [

@@ -6,8 +6,9 @@ import HTTPTypes
 import Testing
 
 // A file as a Hummingbird 2 app writes it: HTTPTypes imported beside EndpointRouter, the service
-// enum and the middleware written as the README writes them. Without EndpointRouterNames.swift,
-// `OutgoingRequest` and `IncomingResponse` are ambiguous here and this file does not compile.
+// enum and the middleware written as the README writes them, with no name qualified and no
+// typealias: HTTPTypes declares none of EndpointRouter's names. This file failing to compile is the
+// test: CI builds it with the rest of the package.
 
 struct Pet: Codable, Equatable, Sendable {
     let id: Int
@@ -47,7 +48,7 @@ struct RequestID: HTTPMiddleware {
 
 @Suite("A Hummingbird-style module: HTTPTypes beside EndpointRouter")
 struct HTTPTypesAppTests {
-    @Test("The service enum and middleware compile and run; HTTPTypes' own types are used by their qualified names")
+    @Test("The service enum and middleware compile and run; HTTPTypes' own types keep their names")
     func serviceAndMiddleware() async throws {
         let pet = try await PetAPI.pet(id: 7).request(type: Pet.self).get()
         #expect(pet == Pet(id: 7, name: "Rex"))
@@ -57,7 +58,7 @@ struct HTTPTypesAppTests {
         let sent = PetAPI.transport.capturedRequests
         #expect(sent.map { $0.headers["X-Request-ID"] } == ["req-1", "req-1"])
         // What a Hummingbird handler would hand on: the request as swift-http-types sees it.
-        let head: HTTPTypes.HTTPRequest = try HTTPTypes.HTTPRequest(sent[1].request)
+        let head: HTTPRequest = try HTTPRequest(sent[1].request)
         #expect(head.method == .post)
         #expect(head.path == "/adoptions")
         #expect(head.headerFields[HTTPField.Name("X-Request-ID")!] == "req-1")
