@@ -14,19 +14,17 @@ struct TLSServerSetupError: Error, CustomStringConvertible {
 /// it. It answers any request that gets through the handshake with `200 ok`, and logs
 /// `handshake-failed` or `request` per connection, so a test can tell which happened.
 ///
-/// The child process is bounded twice: it exits by itself after 60 s, and ``stop()`` (or deinit)
-/// kills it (SIGKILL) and removes the folder.
-// @unchecked Sendable: every stored property is a `let`; the one non-Sendable one, `process`, is
-// read and signalled only in `stop()`, which `stopLock` serialises (a test's `stop()` and `deinit`).
-final class SelfSignedTLSServer: @unchecked Sendable {
-    let port: Int
-    private let process: Process
+/// The child process is an ``EdgeChildProcess``: it exits by itself after 60 s, and ``stop()`` (or
+/// deinit) kills it and removes its folder and the certificates'.
+final class SelfSignedTLSServer: Sendable {
+    /// The port the server listens on, on 127.0.0.1.
+    var port: Int { child.port }
+    private let child: EdgeChildProcess
+    /// The certificates and keys the test made, beside the child's own folder.
     private let folder: URL
-    private let stopLock = NSLock()
 
-    private init(port: Int, process: Process, folder: URL) {
-        self.port = port
-        self.process = process
+    private init(child: EdgeChildProcess, folder: URL) {
+        self.child = child
         self.folder = folder
     }
 
@@ -67,18 +65,12 @@ final class SelfSignedTLSServer: @unchecked Sendable {
 
     /// What the server logged so far, one line per connection.
     func log() throws -> String {
-        (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+        child.logLines().joined(separator: "\n")
     }
 
-    /// Kills the child and removes the certificate folder. Idempotent.
+    /// Kills the child and removes its folder and the certificate folder. Idempotent.
     func stop() {
-        stopLock.lock()
-        defer { stopLock.unlock() }
-        if process.isRunning {
-            // SIGKILL: a SIGTERM can be blocked by the mask the child inherited.
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        child.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -94,7 +86,14 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         if requiringClientCertificate { flags.append("mtls") }
         if newestTLS12 { flags.append("tls12") }
         if offeringHTTP2 { flags.append("h2") }
-        return try await offThePool { [flags] in try launch(requiringClientCertificate: requiringClientCertificate, flags: flags) }
+        let folder = try await offThePool { try makeCertificates(requiringClientCertificate: requiringClientCertificate) }
+        do {
+            return SelfSignedTLSServer(
+                child: try await EdgeChildProcess.start(script: script, arguments: [folder.path] + flags), folder: folder)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
     }
 
     /// The client certificate a mutual-TLS server accepts (PEM), and its key.
@@ -107,12 +106,13 @@ final class SelfSignedTLSServer: @unchecked Sendable {
         signal.pthread_sigmask(signal.SIG_SETMASK, [])
         deadline = time.monotonic() + 60
         folder = sys.argv[1]
-        flags = sys.argv[2:]
+        certificates = sys.argv[2]
+        flags = sys.argv[3:]
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(folder + "/cert.pem", folder + "/key.pem")
+        context.load_cert_chain(certificates + "/cert.pem", certificates + "/key.pem")
         if "mtls" in flags:
             context.verify_mode = ssl.CERT_REQUIRED
-            context.load_verify_locations(folder + "/client-cert.pem")
+            context.load_verify_locations(certificates + "/client-cert.pem")
         if "tls12" in flags:
             context.maximum_version = ssl.TLSVersion.TLSv1_2
         if "h2" in flags:
@@ -187,11 +187,11 @@ final class SelfSignedTLSServer: @unchecked Sendable {
             tls.close()
         """
 
-    // Each certificate's subject is its own (a random organisation): OpenSSL finds an issuer by
-    // subject name, so two servers' certificates with one subject would stand in for each other.
-    private static func launch(requiringClientCertificate: Bool, flags: [String]) throws -> SelfSignedTLSServer {
+    /// Makes the server's certificate (and a client's, for mutual TLS) in a new folder. Each
+    /// certificate's subject is its own (a random organisation): OpenSSL finds an issuer by subject
+    /// name, so two servers' certificates with one subject would stand in for each other.
+    private static func makeCertificates(requiringClientCertificate: Bool) throws -> URL {
         let openssl = try EdgeTools.find("openssl")
-        let python = try EdgeTools.find("python3")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
@@ -213,26 +213,7 @@ final class SelfSignedTLSServer: @unchecked Sendable {
                         "-days", "1", "-subj", "/CN=client",
                     ])
             }
-            let process = Process()
-            process.executableURL = python
-            process.arguments = ["-c", script, folder.path] + flags
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let portFile = folder.appendingPathComponent("port")
-            let deadline = Date(timeIntervalSinceNow: 10)
-            while Date() < deadline && process.isRunning {
-                if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text) {
-                    return SelfSignedTLSServer(port: port, process: process, folder: folder)
-                }
-                usleep(10_000)
-            }
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
-            throw TLSServerSetupError(description: "the Python TLS server did not start listening within 10 s")
+            return folder
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
