@@ -115,7 +115,7 @@ extension Scenario {
         form.append(caption, name: "caption")
         form.append(png, name: "photo", fileName: "gradient.png", mimeType: "image/png")
         let progress = ProgressLog()
-        switch await HTTPBin.upload(form).upload(type: UploadEcho.self, middlewares: [wire], progress: progress.record) {
+        switch await HTTPBin.upload(form).response(type: UploadEcho.self, middlewares: [wire], uploadProgress: progress.record) {
         case .success(let response):
             let echo = response.value
             guard echo.form["caption"] == caption else { return .failed("the server read caption as \(echo.form["caption"] ?? "nothing")") }
@@ -132,7 +132,7 @@ extension Scenario {
         guard let size = Fixtures.data("download.bin")?.count else { return .failed("Fixtures/download.bin cannot be read") }
         let progress = ProgressLog()
         // `.file` streams the body from disk: a large file is never read whole into memory.
-        switch await HTTPBin.uploadFile(file).upload(type: UploadEcho.self, middlewares: [wire], progress: progress.record) {
+        switch await HTTPBin.uploadFile(file).response(type: UploadEcho.self, middlewares: [wire], uploadProgress: progress.record) {
         case .success(let response):
             let received = UploadEcho.byteCount(of: response.value.data) ?? 0
             guard received == size else { return .failed("the server received \(received) of \(size) bytes") }

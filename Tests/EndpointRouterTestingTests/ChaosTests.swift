@@ -339,12 +339,16 @@ struct ChaosWorld: Sendable {
             let file = scratch.appendingPathComponent("download-\(id).bin")
             await report.call(
                 id, kind, allowed: [ok],
-                start: { done in
-                    endpoint("download/\(id)").download(to: file) { result in
+                cancellable: { done in
+                    // Downloads have no completion-handler form: a task stands for the handle.
+                    let download = endpoint("download/\(id)")
+                    let task = Task {
+                        let result = await download.download(to: file)
                         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value
                         try? FileManager.default.removeItem(at: file)
                         done(result.check { _ in size == ChaosServer.downloadSize })
                     }
+                    return { task.cancel() }
                 })
         case .refreshedCredential:
             var auth = endpoint("auth/\(id)")
@@ -430,9 +434,20 @@ final class ChaosReport: Sendable {
         _ id: Int, _ kind: ChaosKind, allowed: Set<String>, cancelAfter: Int? = nil,
         start: (@escaping @Sendable (ChaosEnding) -> Void) -> RequestHandle
     ) async {
+        await call(id, kind, allowed: allowed, cancelAfter: cancelAfter) { done in
+            let handle = start(done)
+            return { handle.cancel() }
+        }
+    }
+
+    /// Like the form above, for a call started some other way: `cancellable` returns what cancels it.
+    func call(
+        _ id: Int, _ kind: ChaosKind, allowed: Set<String>, cancelAfter: Int? = nil,
+        cancellable start: (@escaping @Sendable (ChaosEnding) -> Void) -> @Sendable () -> Void
+    ) async {
         open.withLock { $0[id] = kind }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let handle = start { ending in
+            let cancel = start { ending in
                 let first = self.deliveries.withLock { counts -> Bool in
                     counts[id, default: 0] += 1
                     return counts[id] == 1
@@ -453,7 +468,7 @@ final class ChaosReport: Sendable {
                 continuation.resume()
             }
             if let cancelAfter {
-                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(cancelAfter)) { handle.cancel() }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(cancelAfter)) { cancel() }
             }
         }
     }

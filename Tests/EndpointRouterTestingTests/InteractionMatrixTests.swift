@@ -273,7 +273,7 @@ struct InteractionMatrixTests {
         case .response:
             return await endpoint.response(type: Answer.self).map { [$0.value.user] }
         case .upload:
-            return await endpoint.upload(type: Answer.self, progress: { _ in }).map { [$0.value.user] }
+            return await endpoint.response(type: Answer.self, uploadProgress: { _ in }).map { [$0.value.user] }
         case .download:
             let destination = scratch.appendingPathComponent("download-\(UUID().uuidString)")
             return await endpoint.download(to: destination).map { response in

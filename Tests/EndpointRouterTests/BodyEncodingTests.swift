@@ -30,7 +30,7 @@ struct BodyEncodingTests {
 
     @Test(arguments: jsonRows)
     func encodesJSONParameters(_ row: Row) throws {
-        let request = try TestEndpoint(endpoint: "x", method: .post, parameters: row.parameters).makeURLRequest()
+        let request = try TestEndpoint(endpoint: "x", method: .post, parameters: row.parameters).makeRequest().urlRequest
         #expect(request.bodyText == row.expected)
         let reparsed = try JSONSerialization.jsonObject(with: request.httpBody ?? Data())
         #expect(reparsed is [String: Any])
@@ -48,7 +48,7 @@ struct BodyEncodingTests {
     func valuesJSONCannotCarryAreTypedErrors(_ row: Row) {
         let parameters = row.parameters
         let error = #expect(throws: HTTPClientError.self) {
-            try TestEndpoint(endpoint: "x", method: .post, parameters: parameters).makeURLRequest()
+            try TestEndpoint(endpoint: "x", method: .post, parameters: parameters).makeRequest().urlRequest
         }
         guard case .encodingFailed(let message) = error else {
             Issue.record("expected .encodingFailed, got \(String(describing: error))")
@@ -76,7 +76,7 @@ struct BodyEncodingTests {
                 return encoder
             }
         }
-        let request = try API().makeURLRequest()
+        let request = try API().makeRequest().urlRequest
         #expect(request.url?.absoluteString == "https://api.example.com/todos?notify=true")
         #expect(request.bodyText == #"{"dueDate":"1970-01-01T00:00:00Z","title":"Write tests"}"#)
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
@@ -89,7 +89,7 @@ struct BodyEncodingTests {
             }
         }
         let error = #expect(throws: HTTPClientError.self) {
-            try TestEndpoint(endpoint: "x", method: .post, body: .json(Broken())).makeURLRequest()
+            try TestEndpoint(endpoint: "x", method: .post, body: .json(Broken())).makeRequest().urlRequest
         }
         guard case .encodingFailed(let message) = error else {
             Issue.record("expected .encodingFailed, got \(String(describing: error))")
@@ -102,14 +102,14 @@ struct BodyEncodingTests {
         let request = try TestEndpoint(
             endpoint: "login", method: .post,
             body: .form(["user": "ann", "password": "p+s&w=rd ü"])
-        ).makeURLRequest()
+        ).makeRequest().urlRequest
         #expect(request.bodyText == "password=p%2Bs%26w%3Drd%20%C3%BC&user=ann")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     @Test func dataBodyKeepsBytesAndContentType() throws {
         let bytes = Data([0, 1, 2, 255])
-        let request = try TestEndpoint(endpoint: "upload", method: .put, body: .data(bytes, contentType: "image/png")).makeURLRequest()
+        let request = try TestEndpoint(endpoint: "upload", method: .put, body: .data(bytes, contentType: "image/png")).makeRequest().urlRequest
         #expect(request.httpBody == bytes)
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "image/png")
     }
@@ -118,14 +118,14 @@ struct BodyEncodingTests {
         let request = try TestEndpoint(
             endpoint: "x", method: .post, parameters: ["a": 1],
             headers: ["content-type": "application/vnd.api+json"]
-        ).makeURLRequest()
+        ).makeRequest().urlRequest
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/vnd.api+json")
     }
 
     @Test(arguments: [RequestMethod.get, .head])
     func bodyOnGetOrHeadIsRefused(_ method: RequestMethod) {
         let error = #expect(throws: HTTPClientError.self) {
-            try TestEndpoint(endpoint: "x", method: method, body: .data(Data("x".utf8), contentType: "text/plain")).makeURLRequest()
+            try TestEndpoint(endpoint: "x", method: method, body: .data(Data("x".utf8), contentType: "text/plain")).makeRequest().urlRequest
         }
         guard case .encodingFailed(let message) = error else {
             Issue.record("expected .encodingFailed, got \(String(describing: error))")
@@ -133,7 +133,7 @@ struct BodyEncodingTests {
         }
         #expect(message.contains("cannot carry a body"))
         #expect(throws: HTTPClientError.self) {
-            try TestEndpoint(endpoint: "x", method: method, parameters: ["a": 1], parameterEncoding: .json).makeURLRequest()
+            try TestEndpoint(endpoint: "x", method: method, parameters: ["a": 1], parameterEncoding: .json).makeRequest().urlRequest
         }
     }
 
@@ -142,7 +142,7 @@ struct BodyEncodingTests {
         form.append("Holiday \"2026\"", name: "title")
         form.append(Data([0x89, 0x50]), name: "photo", fileName: "beach\r\n.png", mimeType: "image/png")
         form.append(Data("raw".utf8), name: "blob", fileName: "blob.bin")
-        let request = try TestEndpoint(endpoint: "upload", method: .post, body: .multipart(form)).makeURLRequest()
+        let request = try TestEndpoint(endpoint: "upload", method: .post, body: .multipart(form)).makeRequest().urlRequest
         var expected = Data()
         expected.append(Data("--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nHoliday \"2026\"\r\n".utf8))
         expected.append(

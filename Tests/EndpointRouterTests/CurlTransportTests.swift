@@ -47,7 +47,7 @@
             let endpoint = TestEndpoint(
                 host: server.baseURL, endpoint: "upload", method: method, body: .file(file, contentType: "application/octet-stream"),
                 transport: transport)
-            let result = await endpoint.upload(type: Data.self) { progress in reports.withLock { $0.append(progress) } }
+            let result = await endpoint.response(type: Data.self) { progress in reports.withLock { $0.append(progress) } }
             #expect((try? result.get()) != nil, "\(result)")
             let seen = try #require(server.requests.first)
             #expect(seen.method == method.rawValue)

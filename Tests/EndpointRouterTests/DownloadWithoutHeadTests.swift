@@ -59,46 +59,4 @@ struct DownloadWithoutHeadTests {
         #expect(response.data.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: target.path))
     }
-
-    @Test func completionHandlerReceivesTheFileOnTheGivenQueue() async throws {
-        let target = destination()
-        defer { try? FileManager.default.removeItem(at: target) }
-        let transport = ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data("payload".utf8)) }
-        let queue = DispatchQueue(label: "DownloadWithoutHeadTests.completion")
-        let key = DispatchSpecificKey<Bool>()
-        queue.setSpecific(key: key, value: true)
-        let outcome = Locked<(Result<EndpointResponse<URL>, HTTPClientError>, Bool)?>(nil)
-        TestEndpoint(endpoint: "file", transport: transport).download(to: target, queue: queue) { result in
-            outcome.withLock { $0 = (result, DispatchQueue.getSpecific(key: key) == true) }
-        }
-        let (result, onQueue) = try #require(await Self.wait(for: outcome))
-        #expect(onQueue)
-        #expect(try result.get().value == target)
-        #expect(try Data(contentsOf: target) == Data("payload".utf8))
-    }
-
-    @Test func completionHandlerReceivesABuildError() async throws {
-        let target = destination()
-        let outcome = Locked<(Result<EndpointResponse<URL>, HTTPClientError>, Bool)?>(nil)
-        TestEndpoint(host: "not a host", endpoint: "file").download(to: target) { result in
-            outcome.withLock { $0 = (result, true) }
-        }
-        let (result, _) = try #require(await Self.wait(for: outcome))
-        guard case .failure(.badURL) = result else {
-            Issue.record("expected .badURL, got \(result)")
-            return
-        }
-        #expect(!FileManager.default.fileExists(atPath: target.path))
-    }
-
-    /// Polls for the completion handler's result for up to 30 s.
-    static func wait<T: Sendable>(for box: Locked<T?>) async -> T? {
-        // Generous, since it only bounds a regression: under TSan on a busy machine 5 s was too short.
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if let value = box.withLock({ $0 }) { return value }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return nil
-    }
 }

@@ -6,14 +6,14 @@ import Testing
 @Suite("Headers")
 struct HeaderTests {
     @Test func defaultsAreAcceptJSONAndALibraryUserAgent() throws {
-        let request = try TestEndpoint(endpoint: "x").makeURLRequest()
+        let request = try TestEndpoint(endpoint: "x").makeRequest().urlRequest
         #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
         #expect(request.value(forHTTPHeaderField: "User-Agent") == "EndpointRouter/\(libraryVersion)")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == nil)
     }
 
     @Test func endpointHeadersOverrideDefaultsWhateverTheirCasing() throws {
-        let request = try TestEndpoint(endpoint: "x", headers: ["accept": "text/csv", "X-Token": "abc"]).makeURLRequest()
+        let request = try TestEndpoint(endpoint: "x", headers: ["accept": "text/csv", "X-Token": "abc"]).makeRequest().urlRequest
         #expect(request.value(forHTTPHeaderField: "Accept") == "text/csv")
         #expect(request.value(forHTTPHeaderField: "x-token") == "abc")
         #expect(request.allHTTPHeaderFields?.keys.filter { $0.lowercased() == "accept" }.count == 1)
@@ -38,7 +38,7 @@ struct HeaderTests {
     @Test(arguments: invalid)
     func invalidOrReservedHeadersAreRefused(_ name: String, _ value: String, _ reason: String) {
         let error = #expect(throws: HTTPClientError.self) {
-            try TestEndpoint(endpoint: "x", headers: [name: value]).makeURLRequest()
+            try TestEndpoint(endpoint: "x", headers: [name: value]).makeRequest().urlRequest
         }
         guard case .invalidHeader(let message) = error else {
             Issue.record("expected .invalidHeader, got \(String(describing: error))")
@@ -49,7 +49,7 @@ struct HeaderTests {
     }
 
     @Test func valuesWithTabsSpacesAndUTF8AreAllowed() throws {
-        let request = try TestEndpoint(endpoint: "x", headers: ["X-A": " a\tb ", "X-B": "héllo ✓", "X-C": ""]).makeURLRequest()
+        let request = try TestEndpoint(endpoint: "x", headers: ["X-A": " a\tb ", "X-B": "héllo ✓", "X-C": ""]).makeRequest().urlRequest
         #expect(request.value(forHTTPHeaderField: "X-A") == " a\tb ")
         #expect(request.value(forHTTPHeaderField: "X-B") == "héllo ✓")
     }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Parameter scalars: Substring, Character, Decimal")
 struct ParameterScalarTests {
     func query(_ parameters: [String: Any]) throws -> String? {
-        try TestEndpoint(endpoint: "q", parameters: parameters).makeURLRequest().url?.absoluteString
+        try TestEndpoint(endpoint: "q", parameters: parameters).makeRequest().urlRequest.url?.absoluteString
     }
 
     @Test func substringAndCharacterAreText() throws {

@@ -69,7 +69,7 @@ struct PathSegmentSafetyTests {
         } else {
             let error = #expect(throws: HTTPClientError.self) { try endpoint.makeRequest() }
             #expect(error == .invalidPathSegment(position: 2, reason: attack.refusal ?? .dotSegment))
-            #expect(throws: HTTPClientError.self) { try endpoint.makeURLRequest() }
+            #expect(throws: HTTPClientError.self) { try endpoint.makeRequest().urlRequest }
         }
     }
 

@@ -257,7 +257,7 @@ struct ProgressDeliveryTests {
                     host: server.baseURL, endpoint: "upload", method: .post,
                     body: .data(Data(count: total), contentType: "application/octet-stream"), timeout: 30, transport: transport)
                 let handler = deliveries.handler
-                let upload = Task { await endpoint.upload(type: Data.self, progress: handler) }
+                let upload = Task { await endpoint.response(type: Data.self, uploadProgress: handler) }
                 guard await eventually(within: 5, { !deliveries.values.isEmpty }) else {
                     upload.cancel()
                     Issue.record("no upload progress was reported")

@@ -50,7 +50,7 @@ struct QueryEncodingTests {
 
     @Test(arguments: rows)
     func encodesQuery(_ row: Row) throws {
-        let request = try TestEndpoint(endpoint: "search", parameters: row.parameters, queryStyle: row.style).makeURLRequest()
+        let request = try TestEndpoint(endpoint: "search", parameters: row.parameters, queryStyle: row.style).makeRequest().urlRequest
         #expect(request.url?.query == row.expected)
         #expect(request.httpBody == nil)
     }
@@ -60,14 +60,14 @@ struct QueryEncodingTests {
         let request = try TestEndpoint(
             endpoint: "search", method: .post, parameters: row.parameters,
             parameterEncoding: .form, queryStyle: row.style
-        ).makeURLRequest()
+        ).makeRequest().urlRequest
         #expect(request.bodyText == row.expected)
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
     }
 
     @Test func unsupportedValueIsATypedErrorNamingTheKey() {
         let error = #expect(throws: HTTPClientError.self) {
-            try TestEndpoint(endpoint: "x", parameters: ["when": ["at": Date()]]).makeURLRequest()
+            try TestEndpoint(endpoint: "x", parameters: ["when": ["at": Date()]]).makeRequest().urlRequest
         }
         guard case .encodingFailed(let message) = error else {
             Issue.record("expected .encodingFailed, got \(String(describing: error))")
@@ -79,7 +79,7 @@ struct QueryEncodingTests {
 
     @Test func commaSeparatedArraysRejectContainers() {
         let error = #expect(throws: HTTPClientError.self) {
-            try TestEndpoint(endpoint: "x", parameters: ["k": [["a": 1]]], queryStyle: QueryStyle(arrays: .commaSeparated)).makeURLRequest()
+            try TestEndpoint(endpoint: "x", parameters: ["k": [["a": 1]]], queryStyle: QueryStyle(arrays: .commaSeparated)).makeRequest().urlRequest
         }
         guard case .encodingFailed = error else {
             Issue.record("expected .encodingFailed, got \(String(describing: error))")
@@ -89,7 +89,7 @@ struct QueryEncodingTests {
 
     @Test(arguments: [RequestMethod.get, .head, .delete, .options, .trace])
     func automaticUsesTheQueryForBodilessMethods(_ method: RequestMethod) throws {
-        let request = try TestEndpoint(endpoint: "x", method: method, parameters: ["a": 1]).makeURLRequest()
+        let request = try TestEndpoint(endpoint: "x", method: method, parameters: ["a": 1]).makeRequest().urlRequest
         #expect(request.url?.query == "a=1")
         #expect(request.httpBody == nil)
         #expect(request.httpMethod == method.rawValue)
@@ -97,14 +97,14 @@ struct QueryEncodingTests {
 
     @Test(arguments: [RequestMethod.post, .put, .patch])
     func automaticUsesJSONForOtherMethods(_ method: RequestMethod) throws {
-        let request = try TestEndpoint(endpoint: "x", method: method, parameters: ["a": 1]).makeURLRequest()
+        let request = try TestEndpoint(endpoint: "x", method: method, parameters: ["a": 1]).makeRequest().urlRequest
         #expect(request.url?.query == nil)
         #expect(request.bodyText == #"{"a":1}"#)
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
     @Test func queryEncodingCanBeForcedForPost() throws {
-        let request = try TestEndpoint(endpoint: "x", method: .post, parameters: ["a": 1], parameterEncoding: .query).makeURLRequest()
+        let request = try TestEndpoint(endpoint: "x", method: .post, parameters: ["a": 1], parameterEncoding: .query).makeRequest().urlRequest
         #expect(request.url?.query == "a=1")
         #expect(request.httpBody == nil)
     }

@@ -168,7 +168,7 @@ extension Serialized {
                     host: server.baseURL, endpoint: "upload", method: .put,
                     body: .file(file, contentType: "application/octet-stream"), timeout: 60
                 )
-                .upload(type: EmptyResponse.self, progress: progress.handler).map(\.value)
+                .response(type: EmptyResponse.self, uploadProgress: progress.handler).map(\.value)
                 let memory = sampler.stop()
                 #expect(result == .success(EmptyResponse()))
                 let received = try #require(server.requests.last)

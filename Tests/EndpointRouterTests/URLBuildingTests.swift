@@ -42,12 +42,12 @@ struct URLBuildingTests {
 
     @Test(arguments: rows)
     func buildsURL(_ row: Row) throws {
-        let request = try TestEndpoint(host: row.host, path: row.path, endpoint: row.endpoint).makeURLRequest()
+        let request = try TestEndpoint(host: row.host, path: row.path, endpoint: row.endpoint).makeRequest().urlRequest
         #expect(request.url?.absoluteString == row.expected)
     }
 
     @Test func endpointQueryIsKeptAndParametersFollowIt() throws {
-        let request = try TestEndpoint(endpoint: "todos\(query: "userId=1")", parameters: ["completed": true]).makeURLRequest()
+        let request = try TestEndpoint(endpoint: "todos\(query: "userId=1")", parameters: ["completed": true]).makeRequest().urlRequest
         #expect(request.url?.absoluteString == "https://api.example.com/todos?userId=1&completed=true")
     }
 
@@ -64,7 +64,7 @@ struct URLBuildingTests {
 
     @Test(arguments: badHosts)
     func rejectsBadHost(_ host: String, _ reason: String) {
-        let error = #expect(throws: HTTPClientError.self) { try TestEndpoint(host: host, endpoint: "x").makeURLRequest() }
+        let error = #expect(throws: HTTPClientError.self) { try TestEndpoint(host: host, endpoint: "x").makeRequest().urlRequest }
         guard case .badURL(let message) = error else {
             Issue.record("expected .badURL, got \(String(describing: error))")
             return

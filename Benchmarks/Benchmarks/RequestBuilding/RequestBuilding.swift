@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // POST, 3 query parameters, Authorization + Content-Type, 60-byte body from [String: Any].
     Benchmark("build/post-dictionary/library", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try BuildAPI.postDictionary.makeURLRequest()) }
+        for _ in benchmark.scaledIterations { blackHole(try BuildAPI.postDictionary.makeRequest().urlRequest) }
     }
     Benchmark("build/post-dictionary/library-makeRequest", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try BuildAPI.postDictionary.makeRequest()) }
@@ -32,7 +32,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // The same with an Encodable body.
     Benchmark("build/post-encodable/library", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try BuildAPI.postEncodable.makeURLRequest()) }
+        for _ in benchmark.scaledIterations { blackHole(try BuildAPI.postEncodable.makeRequest().urlRequest) }
     }
     Benchmark("build/post-encodable/library-makeRequest", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try BuildAPI.postEncodable.makeRequest()) }
@@ -43,7 +43,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // GET with 5 query parameters and Authorization.
     Benchmark("build/get-5-query/library", configuration: configuration) { benchmark in
-        for _ in benchmark.scaledIterations { blackHole(try BuildAPI.getFiveQueryItems.makeURLRequest()) }
+        for _ in benchmark.scaledIterations { blackHole(try BuildAPI.getFiveQueryItems.makeRequest().urlRequest) }
     }
     Benchmark("build/get-5-query/library-makeRequest", configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try BuildAPI.getFiveQueryItems.makeRequest()) }

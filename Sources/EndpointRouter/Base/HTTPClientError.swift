@@ -20,7 +20,7 @@ public enum HTTPClientError: Error, Sendable, Equatable {
     /// credentials in it are redacted).
     case badURL(String)
     /// A value interpolated with `\(segment:)` cannot be sent as a path segment: it is empty, or a
-    /// server that normalises paths would resolve it as `.` or `..` (see ``pathSegment(_:)``).
+    /// server that normalises paths would resolve it as `.` or `..` (see ``PathSegmentProblem``).
     /// `position` counts the URL path's segments from 1 (the first after the host), so the message
     /// can say where without showing the value, which may be secret. Nothing was sent.
     ///

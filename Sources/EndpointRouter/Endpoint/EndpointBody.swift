@@ -32,7 +32,7 @@ public enum EndpointBody: Sendable {
     /// }
     /// ```
     ///
-    /// Ask for upload progress with ``HTTPClient/upload(type:timeout:headers:middlewares:progress:)``.
+    /// Ask for upload progress with ``HTTPClient/response(type:at:timeout:headers:middlewares:uploadProgress:)`` (`uploadProgress`).
     case file(URL, contentType: String)
 
     /// The body to send and its `Content-Type`.

@@ -1,33 +1,5 @@
-/// Escapes one interpolated value as a single path segment.
-///
-/// Everything but letters, digits and `-._~` is percent-encoded, including `/`, `\`, `?`, `#` and
-/// `%`, so a user-supplied value can neither add a segment nor start a query:
-///
-/// ```swift
-/// var endpoint: String {
-///     switch self {
-///     case .user(let name): "users/\(segment: name)"      // "ann?x#y" → "users/ann%3Fx%23y"
-///     default: "users"
-///     }
-/// }
-/// ```
-///
-/// Some values cannot be sent as a segment safely, because a server or gateway that decodes
-/// `%2F` and `%2E` and then resolves dot segments (nginx, Python's `http.server`, any RFC 3986
-/// normaliser) would walk the path with them, and an empty segment addresses the parent
-/// (`users/` instead of `users/42`):
-/// - an empty value;
-/// - a value that is `.` or `..`, or has a part between `/` or `\` that is one, once
-///   percent-decoded (`../admin`, `%2e%2e`, `a/./b`), with a Tomcat-style `;parameter` removed or
-///   after Unicode compatibility mapping (`．．`, `‥`).
-///
-/// Such a value is not encoded into something a server might still resolve: the request is refused.
-/// Because string interpolation cannot throw, the text returned here carries the refusal, and
-/// ``HTTPClient/makeRequest()`` (and so every request) fails with
-/// ``HTTPClientError/invalidPathSegment(position:reason:)``, naming the segment's position in the
-/// URL path and never the value, which may be secret. Use the returned text only inside an
-/// endpoint's `endpoint` or `path`.
-public func pathSegment(_ value: String) -> String {
+/// The escaping behind `\(segment:)`: see that interpolation for the rules.
+func pathSegment(_ value: String) -> String {
     let encoded = PercentEncoding.encodeComponent(value)
     guard let problem = PathSegmentProblem.of(value) else { return encoded }
     return RefusedPathSegment.marker(for: problem, encodedValue: encoded)
@@ -82,7 +54,7 @@ public enum PathSegmentProblem: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// The text ``pathSegment(_:)`` returns for a value it refuses, and how request building finds it.
+/// The text `\(segment:)` interpolates for a value it refuses, and how request building finds it.
 ///
 /// The text is the value's percent-encoding between two Unicode noncharacters (U+FDD0, U+FDD1),
 /// which Unicode reserves for a program's internal use and which no encoded segment or sensible
@@ -137,19 +109,41 @@ enum RefusedPathSegment {
 }
 
 extension DefaultStringInterpolation {
-    /// Interpolates `value` escaped as one path segment; see ``pathSegment(_:)``.
+    /// Escapes one interpolated value as a single path segment.
+    ///
+    /// Everything but letters, digits and `-._~` is percent-encoded, including `/`, `\`, `?`, `#` and
+    /// `%`, so a user-supplied value can neither add a segment nor start a query:
     ///
     /// ```swift
-    /// let endpoint = "repos/\(segment: owner)/\(segment: repo)"
+    /// var endpoint: String {
+    ///     switch self {
+    ///     case .user(let name): "users/\(segment: name)"      // "ann?x#y" → "users/ann%3Fx%23y"
+    ///     default: "users"
+    ///     }
+    /// }
     /// ```
     ///
-    /// An empty value, or one a normalising server would resolve as `.`/`..`, makes the request fail
-    /// with ``HTTPClientError/invalidPathSegment(position:reason:)``.
+    /// Some values cannot be sent as a segment safely, because a server or gateway that decodes
+    /// `%2F` and `%2E` and then resolves dot segments (nginx, Python's `http.server`, any RFC 3986
+    /// normaliser) would walk the path with them, and an empty segment addresses the parent
+    /// (`users/` instead of `users/42`):
+    /// - an empty value;
+    /// - a value that is `.` or `..`, or has a part between `/` or `\` that is one, once
+    ///   percent-decoded (`../admin`, `%2e%2e`, `a/./b`), with a Tomcat-style `;parameter` removed or
+    ///   after Unicode compatibility mapping (`．．`, `‥`).
+    ///
+    /// Such a value is not encoded into something a server might still resolve: the request is refused.
+    /// Because string interpolation cannot throw, the interpolated text carries the refusal, and
+    /// ``HTTPClient/makeRequest()`` (and so every request) fails with
+    /// ``HTTPClientError/invalidPathSegment(position:reason:)``, naming the segment's position in the
+    /// URL path and never the value, which may be secret. Use it only inside an endpoint's
+    /// `endpoint` or `path`.
     public mutating func appendInterpolation(segment value: String) {
         appendLiteral(pathSegment(value))
     }
 
-    /// Interpolates a number or other value escaped as one path segment; see ``pathSegment(_:)``.
+    /// Interpolates a number or other value escaped as one path segment, by the rules of
+    /// `appendInterpolation(segment:)` for its `description`.
     public mutating func appendInterpolation<Value: CustomStringConvertible>(segment value: Value) {
         appendLiteral(pathSegment(value.description))
     }

@@ -46,36 +46,6 @@ extension HTTPClient {
         case .failure(let error): return .failure(error)
         }
     }
-
-    /// Like ``download(to:timeout:headers:middlewares:progress:)``, calling `completionHandler` exactly once, on `queue` when given.
-    ///
-    /// ```swift
-    /// let handle = FilesAPI.archive.download(to: file, queue: .main) { result in print(result) }
-    /// ```
-    ///
-    /// `progress` runs as for the async form (on a Dispatch global queue, not on `queue`,
-    /// one value at a time, coalesced), and has returned for the last time before
-    /// `completionHandler` is called.
-    @discardableResult
-    public func download(
-        to destination: URL,
-        timeout: TimeInterval? = nil,
-        headers: [String: String] = [:],
-        middlewares: [any HTTPMiddleware] = [],
-        progress: (@Sendable (TransferProgress) -> Void)? = nil,
-        queue: DispatchQueue? = nil,
-        completionHandler: @escaping @Sendable (Result<EndpointResponse<URL>, HTTPClientError>) -> Void
-    ) -> RequestHandle {
-        let overrides = CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares)
-        let call = Result { () throws(HTTPClientError) in try Call(self, overrides) }
-        let reporter = progress.map(ProgressReporter.init)
-        return RequestHandle.start(queue: queue, completionHandler: completionHandler) {
-            switch call {
-            case .success(let call): await call.download(to: destination, progress: reporter)
-            case .failure(let error): .failure(error)
-            }
-        }
-    }
 }
 
 extension Call {

@@ -48,54 +48,50 @@ extension HTTPClient {
     }
 
     /// Like ``request(type:at:timeout:headers:middlewares:)``, with the status code, headers and raw
-    /// body alongside the value.
+    /// body alongside the value, and, when asked, the progress of the request body going out.
     ///
     /// ```swift
     /// let response = try await TodoAPI.list(userId: nil).response(type: [Todo].self).get()
     /// let total = response.headers["X-Total-Count"]
     /// ```
-    nonisolated(nonsending)
-        public func response<T: Decodable & SendableMetatype>(
-            type: T.Type,
-            at keyPath: String? = nil,
-            timeout: TimeInterval? = nil,
-            headers: [String: String] = [:],
-            middlewares: [any HTTPMiddleware] = []
-        ) async -> Result<EndpointResponse<T>, HTTPClientError>
-    {
-        await send(
-            type, CallOverrides(keyPath: keyPath, timeout: timeout, headers: headers, middlewares: middlewares),
-            uploadProgress: nil)
-    }
-
-    /// Like ``response(type:at:timeout:headers:middlewares:)``, reporting how much of the request body has gone out: for large
-    /// uploads such as ``EndpointBody/file(_:contentType:)``.
+    ///
+    /// For a large upload, such as ``EndpointBody/file(_:contentType:)``, pass `uploadProgress`:
     ///
     /// ```swift
-    /// let result = await MediaAPI.upload(video).upload(type: Media.self) { progress in
+    /// let result = await MediaAPI.upload(video).response(type: Media.self) { progress in
     ///     print(progress.fractionCompleted ?? 0)
     /// }
     /// ```
     ///
-    /// `progress` is called as the body goes out, on a Dispatch global queue, never on the
+    /// `uploadProgress` is called as the body goes out, on a Dispatch global queue, never on the
     /// transport's I/O thread nor in the Swift concurrency pool (a slow closure cannot hold up
     /// other calls). Never twice at once: values that come while it runs coalesce to the newest,
     /// and they never go backwards. It has returned for the last time when this call returns,
     /// nothing is delivered afterwards, and on success the last value it saw is the last the
     /// transport reported (the whole body, for a transport that reports it). See
     /// <doc:DownloadsAndUploads>.
+    ///
+    /// - Parameters:
+    ///   - type: what to decode the body, or the value at `keyPath`, into.
+    ///   - keyPath: decode the value under these keys, joined by dots, instead of the whole body.
+    ///   - timeout: replaces the endpoint's ``HTTPClient/timeout`` for this call.
+    ///   - headers: set on this call's request, replacing the endpoint's headers of the same name.
+    ///   - middlewares: run after the endpoint's ``HTTPClient/middlewares``, for this call only.
+    ///   - uploadProgress: told how much of the request body has gone out; `nil` (the default)
+    ///     asks for no report.
     nonisolated(nonsending)
-        public func upload<T: Decodable & SendableMetatype>(
+        public func response<T: Decodable & SendableMetatype>(
             type: T.Type,
+            at keyPath: String? = nil,
             timeout: TimeInterval? = nil,
             headers: [String: String] = [:],
             middlewares: [any HTTPMiddleware] = [],
-            progress: @escaping @Sendable (TransferProgress) -> Void
+            uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
         ) async -> Result<EndpointResponse<T>, HTTPClientError>
     {
         await send(
-            type, CallOverrides(timeout: timeout, headers: headers, middlewares: middlewares),
-            uploadProgress: ProgressReporter(progress))
+            type, CallOverrides(keyPath: keyPath, timeout: timeout, headers: headers, middlewares: middlewares),
+            uploadProgress: uploadProgress.map(ProgressReporter.init))
     }
 
     nonisolated(nonsending)

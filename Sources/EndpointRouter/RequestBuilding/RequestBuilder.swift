@@ -55,20 +55,6 @@ extension HTTPClient {
         return OutgoingRequest(method: method, url: url, headers: fields, body: payload?.body)
     }
 
-    /// Builds the request as a `URLRequest`, for code that wants Foundation's type; see ``makeRequest()``.
-    ///
-    /// ```swift
-    /// let request = try TodoAPI.todo(id: 1).makeURLRequest()
-    /// #expect(request.url?.absoluteString == "https://jsonplaceholder.typicode.com/todos/1")
-    /// ```
-    ///
-    /// A file body (``EndpointBody/file(_:contentType:)``) is not read into `httpBody`.
-    public func makeURLRequest() throws(HTTPClientError) -> URLRequest {
-        var request = try makeRequest().urlRequest
-        if let timeout { request.timeoutInterval = timeout }
-        return request
-    }
-
     private static func set(name: String, value: String, in fields: inout HeaderFields) throws(HTTPClientError) {
         try RequestChecks.checkHeader(name: name, value: value)
         fields.replace(name: name, value: value)

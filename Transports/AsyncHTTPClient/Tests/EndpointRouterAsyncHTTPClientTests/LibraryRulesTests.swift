@@ -122,7 +122,7 @@ struct LibraryRulesTests {
             host: server.baseURL, endpoint: "upload", method: .put,
             body: .file(file, contentType: "application/octet-stream")
         )
-        .upload(type: EmptyResponse.self, progress: { progress.append($0) })
+        .response(type: EmptyResponse.self, uploadProgress: { progress.append($0) })
         #expect(result.failure == nil, "\(result)")
         let received = try #require(server.requests.first)
         #expect(received.body == content)
