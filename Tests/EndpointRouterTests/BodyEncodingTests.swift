@@ -109,7 +109,8 @@ struct BodyEncodingTests {
 
     @Test func dataBodyKeepsBytesAndContentType() throws {
         let bytes = Data([0, 1, 2, 255])
-        let request = try TestEndpoint(endpoint: "upload", method: .put, body: .data(bytes, contentType: "image/png")).makeRequest().urlRequest
+        let request = try TestEndpoint(endpoint: "upload", method: .put, body: .data(bytes, contentType: "image/png")).makeRequest()
+            .urlRequest
         #expect(request.httpBody == bytes)
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "image/png")
     }

@@ -95,8 +95,12 @@ import Testing
         }
         // So that a reworded sentence cannot drop out of the check unnoticed.
         let docc = "Sources/EndpointRouter/EndpointRouter.docc/"
-        let expected: Set = ["README.md", docc + "Transports.md", docc + "Linux.md", docc + "Streaming.md", docc + "AsyncHTTPClientTransport.md"]
-        #expect(expected.subtracting(stating).isEmpty, "no statement of the default transport found in \(expected.subtracting(stating).sorted())")
+        let expected: Set = [
+            "README.md", docc + "Transports.md", docc + "Linux.md", docc + "Streaming.md", docc + "AsyncHTTPClientTransport.md",
+        ]
+        #expect(
+            expected.subtracting(stating).isEmpty,
+            "no statement of the default transport found in \(expected.subtracting(stating).sorted())")
     }
 
     @Test func theShapesFindAWrongClaimAndSkipAHistoricalOne() {
@@ -108,11 +112,12 @@ import Testing
             On Linux, the default is ``CurlTransport``.
             """
         #expect(
-            Self.claims(in: text, file: "t").sorted { $0.description < $1.description } == [
-                Claim(file: "t", transport: "CurlTransport", platform: "Apple platforms"),
-                Claim(file: "t", transport: "CurlTransport", platform: "Linux"),
-                Claim(file: "t", transport: "URLSessionTransport", platform: "Linux"),
-                Claim(file: "t", transport: "URLSessionTransport", platform: nil),
-            ].sorted { $0.description < $1.description })
+            Self.claims(in: text, file: "t").sorted { $0.description < $1.description }
+                == [
+                    Claim(file: "t", transport: "CurlTransport", platform: "Apple platforms"),
+                    Claim(file: "t", transport: "CurlTransport", platform: "Linux"),
+                    Claim(file: "t", transport: "URLSessionTransport", platform: "Linux"),
+                    Claim(file: "t", transport: "URLSessionTransport", platform: nil),
+                ].sorted { $0.description < $1.description })
     }
 }

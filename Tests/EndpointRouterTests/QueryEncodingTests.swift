@@ -79,7 +79,8 @@ struct QueryEncodingTests {
 
     @Test func commaSeparatedArraysRejectContainers() {
         let error = #expect(throws: HTTPClientError.self) {
-            try TestEndpoint(endpoint: "x", parameters: ["k": [["a": 1]]], queryStyle: QueryStyle(arrays: .commaSeparated)).makeRequest().urlRequest
+            try TestEndpoint(endpoint: "x", parameters: ["k": [["a": 1]]], queryStyle: QueryStyle(arrays: .commaSeparated)).makeRequest()
+                .urlRequest
         }
         guard case .encodingFailed = error else {
             Issue.record("expected .encodingFailed, got \(String(describing: error))")
@@ -104,7 +105,8 @@ struct QueryEncodingTests {
     }
 
     @Test func queryEncodingCanBeForcedForPost() throws {
-        let request = try TestEndpoint(endpoint: "x", method: .post, parameters: ["a": 1], parameterEncoding: .query).makeRequest().urlRequest
+        let request = try TestEndpoint(endpoint: "x", method: .post, parameters: ["a": 1], parameterEncoding: .query).makeRequest()
+            .urlRequest
         #expect(request.url?.query == "a=1")
         #expect(request.httpBody == nil)
     }
