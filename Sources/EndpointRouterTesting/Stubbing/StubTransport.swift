@@ -98,9 +98,51 @@ public final class StubTransport: HTTPTransport, RequestRecording {
         body: (@Sendable (Data) -> Bool)? = nil,
         respond: @escaping @Sendable (StubbedRequest) async -> StubResponse
     ) -> StubTransport {
-        let route = Route(
-            method: method, pattern: pathPattern, query: query, headers: headers, body: body,
-            respond: respond)
+        add(Route(method: method, pattern: pathPattern, query: query, headers: headers, body: body, answers: .handler(respond)))
+    }
+
+    /// Adds a route that answers the requests it matches with `answers`, one each, in order: a
+    /// scripted sequence such as "503, then 200" or "401, then 200 once the token is refreshed".
+    ///
+    /// Parameters other than `answers` and `end` are as in `on(_:_:query:headers:body:respond:)`.
+    ///
+    /// ```swift
+    /// stub.on(.get, "/todos/1", respondInOrder: [.status(503), .json(#"{"userId": 1, "id": 1, "title": "a", "completed": false}"#)])
+    /// let retry = RetryMiddleware(policy: RetryPolicy(baseDelay: .zero))   // retries at once
+    /// let todo = try await withTransport(stub) {
+    ///     try await TodoAPI.todo(id: 1).request(type: Todo.self, middlewares: [retry]).get()
+    /// }
+    /// ```
+    ///
+    /// An answer is any ``StubResponse``: a status, a body, a delay (``StubResponse/delayed(by:)``),
+    /// a failure such as a lost connection (``StubResponse/urlError(_:)``), or a stream that drops
+    /// part-way (``StubResponse/stream(_:status:headers:)`` ending in ``StubStreamStep/drop(_:)``).
+    /// Every request the route matches takes the next answer (each attempt of a retried call, each
+    /// reconnection of a stream), in the order the requests reach the stub; each route has a script
+    /// of its own. What happens once all were given is `end`'s choice: by default the next request
+    /// fails with a `.transport` error naming the route and how many answers it had, so a test
+    /// that makes more requests than it scripted finds out.
+    ///
+    /// - Parameters:
+    ///   - answers: The answers, first to last.
+    ///   - end: What follows the last answer: ``StubScriptEnd/fail`` (the default) or
+    ///     ``StubScriptEnd/repeatLast``.
+    /// - Returns: The stub itself, so routes can be chained.
+    @discardableResult
+    public func on(
+        _ method: RequestMethod?,
+        _ pathPattern: String,
+        query: [String: String] = [:],
+        headers: [String: String] = [:],
+        body: (@Sendable (Data) -> Bool)? = nil,
+        respondInOrder answers: [StubResponse],
+        then end: StubScriptEnd = .fail
+    ) -> StubTransport {
+        let script = StubScript(answers, then: end)
+        return add(Route(method: method, pattern: pathPattern, query: query, headers: headers, body: body, answers: .script(script)))
+    }
+
+    private func add(_ route: Route) -> StubTransport {
         routes.withLock { $0.append(route) }
         return self
     }
@@ -139,10 +181,20 @@ public final class StubTransport: HTTPTransport, RequestRecording {
             }
         }
         var rejections: [String] = []
-        for route in routes {
+        for (index, route) in routes.enumerated() {
             switch route.evaluate(captured) {
             case .matched(let parameters):
-                return await route.respond(StubbedRequest(captured, parameters: parameters))
+                switch route.answers {
+                case .handler(let respond):
+                    return await respond(StubbedRequest(captured, parameters: parameters))
+                case .script(let script):
+                    switch script.take() {
+                    case .answer(let response): return response
+                    case .exhausted(let answers, let request):
+                        throw StubDiagnostics.scriptExhausted(
+                            route, number: index + 1, answers: answers, requestNumber: request, request: captured)
+                    }
+                }
             case .rejected(let reason):
                 rejections.append(reason)
             }
