@@ -39,7 +39,9 @@ struct ScriptedStubTests {
         let stub = StubTransport().on(
             .get, "/chat",
             respondInOrder: [.stream(dropped, headers: ["Content-Type": "text/event-stream"]), .events([events[3]]), .status(204)])
-        let ids = await bounded { await withTransport(stub) { try? await ChatAPI.chat.events(reconnect: Self.reconnect).collect().map(\.id) } }
+        let ids = await bounded {
+            await withTransport(stub) { try? await ChatAPI.chat.events(reconnect: Self.reconnect).collect().map(\.id) }
+        }
         #expect(ids == .some(["1", "2", "3", "4"]))
         #expect(stub.capturedRequests.map { $0.headers["Last-Event-ID"] } == [nil, "3", "4"])
     }
