@@ -155,6 +155,12 @@ public final class StubTransport: HTTPTransport, RequestRecording {
     /// Records `request` with its `context`, finds its answer and delivers it into `sink` after the
     /// answer's latency: the head, then the body in pieces of 64 KiB.
     ///
+    /// When the answer is a response, the request body's upload progress is reported first, as a
+    /// network transport reports it: the bytes sent after each piece of 64 KiB, the last report the
+    /// whole body, with the total known (a file body's size on disk; the file is not read). A body
+    /// of no bytes reports nothing, and neither does an answer that is a failure (the connection
+    /// never carried the body).
+    ///
     /// - Throws: the stubbed failure; `.cancelled` when the task is cancelled; `.timedOut` when the
     ///   latency reaches past `context.deadline`; what `sink` throws (then nothing more is written);
     ///   `.transport` when no route matches or a fixture file cannot be read.
@@ -164,6 +170,10 @@ public final class StubTransport: HTTPTransport, RequestRecording {
         let captured = log.append(request, context: context)
         if Task.isCancelled { throw .cancelled }
         let response = try await answer(for: captured)
+        // A failure stands for a connection that never carried the body: no upload progress.
+        if case .respond = response.outcome {
+            try await SimulatedUpload.send(request.body, context: context)
+        }
         return try await response.serve(to: request, context: context, sink: sink)
     }
 
