@@ -104,8 +104,6 @@ public final class StubTransport: HTTPTransport, RequestRecording {
     /// Adds a route that answers the requests it matches with `answers`, one each, in order: a
     /// scripted sequence such as "503, then 200" or "401, then 200 once the token is refreshed".
     ///
-    /// Parameters other than `answers` and `end` are as in `on(_:_:query:headers:body:respond:)`.
-    ///
     /// ```swift
     /// stub.on(.get, "/todos/1", respondInOrder: [.status(503), .json(#"{"userId": 1, "id": 1, "title": "a", "completed": false}"#)])
     /// let retry = RetryMiddleware(policy: RetryPolicy(baseDelay: .zero))   // retries at once
@@ -124,6 +122,12 @@ public final class StubTransport: HTTPTransport, RequestRecording {
     /// that makes more requests than it scripted finds out.
     ///
     /// - Parameters:
+    ///   - method: The method to match, or `nil` for any.
+    ///   - pathPattern: The path, matched as in `on(_:_:query:headers:body:respond:)`: `:name` matches
+    ///     one segment, a final `*` the rest.
+    ///   - query: Items the query must contain with exactly these (decoded) values.
+    ///   - headers: Headers the request must carry with exactly these values.
+    ///   - body: A test the in-memory request body must pass.
     ///   - answers: The answers, first to last.
     ///   - end: What follows the last answer: ``StubScriptEnd/fail`` (the default) or
     ///     ``StubScriptEnd/repeatLast``.
