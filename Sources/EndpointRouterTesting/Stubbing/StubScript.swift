@@ -67,8 +67,11 @@ struct StubScriptState {
     mutating func requestArrived() -> StubScript.Take {
         switch state {
         case .answering(let next) where next < answers.count:
-            let isLast = next == answers.count - 1
-            state = !isLast ? .answering(next: next + 1) : end == .repeatLast ? .repeatingLast : .exhausted(extra: 0)
+            if next < answers.count - 1 {
+                state = .answering(next: next + 1)
+            } else {
+                state = end == .repeatLast ? .repeatingLast : .exhausted(extra: 0)
+            }
             return .answer(answers[next])
         case .answering:
             // Only a script without answers gets here: it has none to repeat either.
