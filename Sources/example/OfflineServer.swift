@@ -49,9 +49,6 @@ enum OfflineServer {
         stub.on(.post, "/post") { request in
             // A `.file` body is not read by the stub; the route reads the file, as a server would.
             let sent = request.bodyFile.map { (try? Data(contentsOf: $0)) ?? Data() } ?? request.body
-            // A stub receives the whole body at once and reports no upload progress of its own; say
-            // it all went out, as the URLSession transport does once the last byte is sent.
-            request.context.reportUpload(sentBytes: Int64(sent.count), totalBytes: Int64(sent.count))
             let contentType = request.headers["Content-Type"]
             if contentType?.hasPrefix("multipart/form-data") == true {
                 guard let parts = MultipartParts(body: sent, contentType: contentType) else {

@@ -34,6 +34,9 @@ import Foundation
 ///
 /// A stream recorded as cut (its consumer left early) is served up to where it was cut, then fails
 /// with `.transport(URLError(.networkConnectionLost))` saying so: the recording has nothing after it.
+///
+/// A request body's upload progress is reported before the recorded response is served, as
+/// ``StubTransport`` reports it: after each piece of 64 KiB, ending with the whole body.
 public final class ReplayTransport: HTTPTransport, RequestRecording {
     /// Where the recordings are read from.
     public let directory: URL
@@ -77,6 +80,8 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
         }
         switch RecordingFile.parseResponse(contents) {
         case .success(let response):
+            // The request went out before its recorded response came back: its upload progress first.
+            try await SimulatedUpload.send(request.body, context: context)
             let head = ResponseHead(statusCode: response.status, headers: response.headers, url: request.url)
             if replaysChunkTiming, let chunks = response.chunks {
                 if Task.isCancelled { throw .cancelled }

@@ -13,13 +13,21 @@ struct Route: Sendable {
     let pattern: PathPattern
     let query: [String: String]
     let headers: [String: String]
+    /// Where a matched request's answer comes from.
+    enum Answers: Sendable {
+        /// Computed from the request, every time.
+        case handler(@Sendable (StubbedRequest) async -> StubResponse)
+        /// Taken in order from a script, one per request.
+        case script(StubScript)
+    }
+
     let body: (@Sendable (Data) -> Bool)?
-    let respond: @Sendable (StubbedRequest) async -> StubResponse
+    let answers: Answers
 
     /// A query written into the pattern (`"/todos?userId=1"`) joins `query`; `query` wins on a clash.
     init(
         method: RequestMethod?, pattern: String, query: [String: String], headers: [String: String],
-        body: (@Sendable (Data) -> Bool)?, respond: @escaping @Sendable (StubbedRequest) async -> StubResponse
+        body: (@Sendable (Data) -> Bool)?, answers: Answers
     ) {
         var path = Substring(pattern)
         var required = query
@@ -35,7 +43,7 @@ struct Route: Sendable {
         self.query = required
         self.headers = headers
         self.body = body
-        self.respond = respond
+        self.answers = answers
     }
 
     func evaluate(_ request: CapturedRequest) -> Verdict {
@@ -80,6 +88,7 @@ struct Route: Sendable {
             text += " [header \(name): \(shown)]"
         }
         if body != nil { text += " [body predicate]" }
+        if case .script = answers { text += " [script]" }
         return text
     }
 

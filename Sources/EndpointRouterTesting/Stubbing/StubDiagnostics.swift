@@ -39,4 +39,28 @@ enum StubDiagnostics {
             """
         return .transport(.resourceUnavailable, text, url: request.url)
     }
+
+    /// The error for a request a scripted route matched after its script ran out.
+    ///
+    /// ```text
+    /// StubTransport's route 1 (GET /todos/1 [script]) matched GET /todos/1, its request 3, but its script had
+    /// 2 answers and they have all been given. Add answers to the script, or pass then: .repeatLast to
+    /// answer every later request with the last one.
+    /// ```
+    static func scriptExhausted(_ route: Route, number: Int, answers: Int, requestNumber: Int, request: CapturedRequest)
+        -> HTTPClientError
+    {
+        let had =
+            switch answers {
+            case 0: "its script has no answers"
+            case 1: "its script had 1 answer and it has been given"
+            default: "its script had \(answers) answers and they have all been given"
+            }
+        let text = """
+            StubTransport's route \(number) (\(route.summary)) matched \(request.summary), its request \(requestNumber), \
+            but \(had). Add answers to the script, or pass then: .repeatLast to answer every later request \
+            with the last one.
+            """
+        return .transport(.resourceUnavailable, text, url: request.url)
+    }
 }

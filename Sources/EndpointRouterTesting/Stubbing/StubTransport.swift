@@ -98,9 +98,55 @@ public final class StubTransport: HTTPTransport, RequestRecording {
         body: (@Sendable (Data) -> Bool)? = nil,
         respond: @escaping @Sendable (StubbedRequest) async -> StubResponse
     ) -> StubTransport {
-        let route = Route(
-            method: method, pattern: pathPattern, query: query, headers: headers, body: body,
-            respond: respond)
+        add(Route(method: method, pattern: pathPattern, query: query, headers: headers, body: body, answers: .handler(respond)))
+    }
+
+    /// Adds a route that answers the requests it matches with `answers`, one each, in order: a
+    /// scripted sequence such as "503, then 200" or "401, then 200 once the token is refreshed".
+    ///
+    /// ```swift
+    /// stub.on(.get, "/todos/1", respondInOrder: [.status(503), .json(#"{"userId": 1, "id": 1, "title": "a", "completed": false}"#)])
+    /// let retry = RetryMiddleware(policy: RetryPolicy(baseDelay: .zero))   // retries at once
+    /// let todo = try await withTransport(stub) {
+    ///     try await TodoAPI.todo(id: 1).request(type: Todo.self, middlewares: [retry]).get()
+    /// }
+    /// ```
+    ///
+    /// An answer is any ``StubResponse``: a status, a body, a delay (``StubResponse/delayed(by:)``),
+    /// a failure such as a lost connection (``StubResponse/urlError(_:)``), or a stream that drops
+    /// part-way (``StubResponse/stream(_:status:headers:)`` ending in ``StubStreamStep/drop(_:)``).
+    /// Every request the route matches takes the next answer (each attempt of a retried call, each
+    /// reconnection of a stream), in the order the requests reach the stub; each route has a script
+    /// of its own. What happens once all were given is `end`'s choice: by default the next request
+    /// fails with a `.transport` error naming the route and how many answers it had, so a test
+    /// that makes more requests than it scripted finds out.
+    ///
+    /// - Parameters:
+    ///   - method: The method to match, or `nil` for any.
+    ///   - pathPattern: The path, matched as in `on(_:_:query:headers:body:respond:)`: `:name` matches
+    ///     one segment, a final `*` the rest.
+    ///   - query: Items the query must contain with exactly these (decoded) values.
+    ///   - headers: Headers the request must carry with exactly these values.
+    ///   - body: A test the in-memory request body must pass.
+    ///   - answers: The answers, first to last.
+    ///   - end: What follows the last answer: ``StubScriptEnd/fail`` (the default) or
+    ///     ``StubScriptEnd/repeatLast``.
+    /// - Returns: The stub itself, so routes can be chained.
+    @discardableResult
+    public func on(
+        _ method: RequestMethod?,
+        _ pathPattern: String,
+        query: [String: String] = [:],
+        headers: [String: String] = [:],
+        body: (@Sendable (Data) -> Bool)? = nil,
+        respondInOrder answers: [StubResponse],
+        then end: StubScriptEnd = .fail
+    ) -> StubTransport {
+        let script = StubScript(answers, then: end)
+        return add(Route(method: method, pattern: pathPattern, query: query, headers: headers, body: body, answers: .script(script)))
+    }
+
+    private func add(_ route: Route) -> StubTransport {
         routes.withLock { $0.append(route) }
         return self
     }
@@ -113,6 +159,12 @@ public final class StubTransport: HTTPTransport, RequestRecording {
     /// Records `request` with its `context`, finds its answer and delivers it into `sink` after the
     /// answer's latency: the head, then the body in pieces of 64 KiB.
     ///
+    /// When the answer is a response, the request body's upload progress is reported first, as a
+    /// network transport reports it: the bytes sent after each piece of 64 KiB, the last report the
+    /// whole body, with the total known (a file body's size on disk; the file is not read). A body
+    /// of no bytes reports nothing, and neither does an answer that is a failure (the connection
+    /// never carried the body).
+    ///
     /// - Throws: the stubbed failure; `.cancelled` when the task is cancelled; `.timedOut` when the
     ///   latency reaches past `context.deadline`; what `sink` throws (then nothing more is written);
     ///   `.transport` when no route matches or a fixture file cannot be read.
@@ -122,6 +174,10 @@ public final class StubTransport: HTTPTransport, RequestRecording {
         let captured = log.append(request, context: context)
         if Task.isCancelled { throw .cancelled }
         let response = try await answer(for: captured)
+        // A failure stands for a connection that never carried the body: no upload progress.
+        if case .respond = response.outcome {
+            try await SimulatedUpload.send(request.body, context: context)
+        }
         return try await response.serve(to: request, context: context, sink: sink)
     }
 
@@ -139,10 +195,20 @@ public final class StubTransport: HTTPTransport, RequestRecording {
             }
         }
         var rejections: [String] = []
-        for route in routes {
+        for (index, route) in routes.enumerated() {
             switch route.evaluate(captured) {
             case .matched(let parameters):
-                return await route.respond(StubbedRequest(captured, parameters: parameters))
+                switch route.answers {
+                case .handler(let respond):
+                    return await respond(StubbedRequest(captured, parameters: parameters))
+                case .script(let script):
+                    switch script.take() {
+                    case .answer(let response): return response
+                    case .exhausted(let answers, let request):
+                        throw StubDiagnostics.scriptExhausted(
+                            route, number: index + 1, answers: answers, requestNumber: request, request: captured)
+                    }
+                }
             case .rejected(let reason):
                 rejections.append(reason)
             }
