@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// Upload progress from `StubTransport` and `ReplayTransport` (issue 40, item 4): the caller's
-/// `upload(type:progress:)` closure sees what the real transports make it see, so an upload UI can
+/// `response(type:uploadProgress:)` closure sees what the real transports make it see, so an upload UI can
 /// be tested offline. Data bodies go through every transport the conformance suites use, the live
 /// ones included, to hold the testing transports to the real ones; file and multipart bodies
 /// through a stub and through a replay of what a recording of that stub wrote.
@@ -39,7 +39,7 @@ struct UploadProgressTests {
         let result = try #require(
             await bounded(15) {
                 await withTransport(transport) {
-                    await endpoint.upload(type: Data.self) { progress in reports.withLock { $0.append(progress) } }
+                    await endpoint.response(type: Data.self) { progress in reports.withLock { $0.append(progress) } }
                 }
             })
         #expect(try result.get().value == Data("ok".utf8))
@@ -128,7 +128,7 @@ struct UploadProgressTests {
         let reports = Locked<[TransferProgress]>([])
         let endpoint = UploadEndpoint(host: Self.offlineHost, body: .data(Self.largeBody, contentType: "application/octet-stream"))
         let result = await bounded {
-            await withTransport(stub) { await endpoint.upload(type: Data.self) { p in reports.withLock { $0.append(p) } } }
+            await withTransport(stub) { await endpoint.response(type: Data.self) { p in reports.withLock { $0.append(p) } } }
         }
         guard case .failure(let error)? = result else {
             Issue.record("the upload did not fail: \(String(describing: result))")
