@@ -1,7 +1,9 @@
 import EndpointRouter
 
 /// Runs `operation` with every `HTTPClient` request in it, and in the tasks it starts, sent through
-/// `transport` instead of the endpoint's own: the way to test app code whose API enums stay unchanged.
+/// `transport` instead of the endpoint's own: the short form of
+/// ``withOverride(_:isolation:operation:)`` with `TaskOverride(transport: transport)`, and so, like
+/// it, with credential stores of its own.
 ///
 /// ```swift
 /// let stub = StubTransport().on(.get, "/todos", respond: .fixture("todos.json", in: fixtures))
@@ -10,13 +12,9 @@ import EndpointRouter
 /// }
 /// ```
 ///
-/// The binding is task-local (it sets `TransportOverride.current`): tests running in parallel, each
-/// with its own transport, never see each other's traffic. Work that escapes the task, such as a
-/// `Task.detached` or a callback on another thread, does not inherit it. Middlewares still run;
-/// only the transport at the end of the chain is replaced.
-///
-/// It throws what `operation` throws, with its type: a body throwing `HTTPClientError` lets a test
-/// match the error without a cast.
+/// Middlewares still run; only the transport at the end of the chain is replaced. It throws what
+/// `operation` throws, with its type; inside `do throws(MyError)` write the closure's type,
+/// `{ () async throws(MyError) in … }` (a body throwing `HTTPClientError` needs none):
 ///
 /// ```swift
 /// await #expect(throws: HTTPClientError.cancelled) {
@@ -28,17 +26,39 @@ public func withTransport<R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    // TaskLocal.withValue rethrows untyped; the result carries the typed error across it.
-    let result: Result<R, Failure> = await TransportOverride.$current.withValue(
-        transport,
-        operation: {
-            do throws(Failure) {
-                return .success(try await operation())
-            } catch {
-                return .failure(error)
-            }
-        }, isolation: isolation)
-    return try result.get()
+    try await withOverride(TaskOverride(transport: transport), isolation: isolation, operation: operation)
+}
+
+/// ``withTransport(_:isolation:operation:)`` for a body that throws `HTTPClientError`, so that it
+/// needs no annotation inside `do throws(HTTPClientError)`.
+///
+/// ```swift
+/// do throws(HTTPClientError) {
+///     let todo = try await withTransport(StubTransport()) { try await TodoAPI.todo(id: 1).request(type: Todo.self).get() }
+///     print(todo.title)
+/// } catch {
+///     print(error.localizedDescription)
+/// }
+/// ```
+public func withTransport<R>(
+    _ transport: any HTTPTransport,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws(HTTPClientError) -> R
+) async throws(HTTPClientError) -> R {
+    try await withOverride(TaskOverride(transport: transport), isolation: isolation, operation: operation)
+}
+
+/// ``withTransport(_:isolation:operation:)`` for a body that throws nothing, which then needs no `try`.
+///
+/// ```swift
+/// let result = await withTransport(StubTransport()) { await TodoAPI.todo(id: 1).request(type: Todo.self) }
+/// ```
+public func withTransport<R>(
+    _ transport: any HTTPTransport,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async -> R
+) async -> R {
+    await withOverride(TaskOverride(transport: transport), isolation: isolation, operation: operation)
 }
 
 /// Runs synchronous `operation` with `transport` bound, as the async form does: for requests started
@@ -50,12 +70,5 @@ public func withTransport<R, Failure: Error>(
 /// }
 /// ```
 public func withTransport<R, Failure: Error>(_ transport: any HTTPTransport, operation: () throws(Failure) -> R) throws(Failure) -> R {
-    let result: Result<R, Failure> = TransportOverride.$current.withValue(transport) {
-        do throws(Failure) {
-            return .success(try operation())
-        } catch {
-            return .failure(error)
-        }
-    }
-    return try result.get()
+    try withOverride(TaskOverride(transport: transport), operation: operation)
 }

@@ -72,7 +72,7 @@ struct ConcurrencyTests {
             await Task { await TodoAPI.todo(id: 1).request(type: Todo.self) }.value
         }
         #expect((try? insideChild.get()) != nil)
-        #expect(TransportOverride.current == nil)
+        #expect(TaskOverride.current == nil)
         #expect(stub.requestCount == 1)
     }
 

@@ -57,7 +57,7 @@ struct MiddlewareTests {
         let override = ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data("override".utf8)) }
         let own = ClosureTransport { _ in IncomingResponse(statusCode: 200, body: Data("own".utf8)) }
         let endpoint = TestEndpoint(endpoint: "x", transport: own)
-        let inside = await TransportOverride.$current.withValue(override) {
+        let inside = await TaskOverride.$current.withValue(TaskOverride(transport: override)) {
             await endpoint.request(type: String.self)
         }
         #expect(inside == .success("override"))

@@ -321,7 +321,7 @@ struct PaginationTests {
         let unreachable = ClosureTransport { request throws(HTTPClientError) in
             throw HTTPClientError.transport(.cannotConnectToHost, "not the override", url: request.url)
         }
-        let pages = TransportOverride.$current.withValue(stub) {
+        let pages = TaskOverride.$current.withValue(TaskOverride(transport: stub)) {
             FeedEndpoint(host: "https://feed.example.com", transport: unreachable).pages(of: FeedPage.self) { page in
                 page.next.map { FeedEndpoint(host: "https://feed.example.com", cursor: $0, transport: unreachable) }
             }

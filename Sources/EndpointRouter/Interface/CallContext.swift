@@ -39,6 +39,12 @@ public struct CallContext: Sendable {
     public var deadline: ContinuousClock.Instant
     /// What the endpoint declared for the middlewares (``HTTPClient/options``).
     public var options: EndpointOptions
+    /// The clock the call's waits go through: ``SystemCallClock`` unless a ``TaskOverride`` gave
+    /// one for a simulated transport. A middleware that waits or reads the time uses it, so that a
+    /// test on a virtual clock does not wait for real.
+    public var clock: any CallClock
+    /// The credential stores of the ``TaskOverride`` in force when the call was made, if any.
+    var credentials: CredentialScope?
     /// Where a transport reports how much of the request body went out; `nil` when nobody asked.
     let uploadProgress: ProgressReporter?
     /// The stream-end handlers of a streaming call; `nil` for a call that ends in a whole body.
@@ -98,14 +104,20 @@ public struct CallContext: Sendable {
     }
 
     /// Creates a context, for a test that calls a middleware or transport directly.
-    public init(endpointName: String, attempt: Int = 1, deadline: ContinuousClock.Instant, options: EndpointOptions = EndpointOptions()) {
-        self.init(name: .known(endpointName), attempt: attempt, deadline: deadline, options: options, uploadProgress: nil)
+    /// Give `clock` the clock `deadline` is on when it is not the system's.
+    public init(
+        endpointName: String, attempt: Int = 1, deadline: ContinuousClock.Instant, options: EndpointOptions = EndpointOptions(),
+        clock: any CallClock = SystemCallClock()
+    ) {
+        self.init(name: .known(endpointName), attempt: attempt, deadline: deadline, options: options, uploadProgress: nil, clock: clock)
     }
 
     init(
         name: Name, attempt: Int, deadline: ContinuousClock.Instant, options: EndpointOptions, uploadProgress: ProgressReporter?,
-        streamObserver: StreamObserver? = nil
+        streamObserver: StreamObserver? = nil, clock: any CallClock = SystemCallClock(), credentials: CredentialScope? = nil
     ) {
+        self.clock = clock
+        self.credentials = credentials
         self.streamObserver = streamObserver
         self.name = name
         self.attempt = attempt
@@ -114,9 +126,9 @@ public struct CallContext: Sendable {
         self.uploadProgress = uploadProgress
     }
 
-    /// The time left before ``deadline``; zero once it has passed.
+    /// The time left before ``deadline`` on ``clock``; zero once it has passed.
     public var remainingTime: Duration {
-        max(.zero, deadline - ContinuousClock.now)
+        max(.zero, deadline - clock.now)
     }
 
     /// For transports: reports that `sentBytes` of the request body have gone out, of `totalBytes`

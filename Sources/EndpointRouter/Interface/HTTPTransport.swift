@@ -38,19 +38,8 @@ public protocol HTTPTransport: Sendable {
     /// Sends `request`, delivers the response into `sink` and returns its head.
     func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
         -> ResponseHead
-}
 
-/// A task-local transport that replaces every endpoint's own `transport`.
-///
-/// `EndpointRouterTesting`'s `withTransport(_:operation:)` binds it, so that application enums need
-/// no change for tests; every request made in the bound task and its child tasks uses it.
-///
-/// ```swift
-/// await TransportOverride.$current.withValue(stub) {
-///     await model.reload()          // every HTTPClient request in here goes to `stub`
-/// }
-/// ```
-public enum TransportOverride {
-    /// The transport in force for the current task, if one was bound.
-    @TaskLocal public static var current: (any HTTPTransport)?
+    /// Whether the exchanges are simulated (a stub, a replay) rather than made on a network: only
+    /// calls on such a transport follow a ``TaskOverride/clock``. `false` by default.
+    var isSimulated: Bool { get }
 }

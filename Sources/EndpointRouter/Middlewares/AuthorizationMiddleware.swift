@@ -16,6 +16,10 @@ import Foundation
 /// }
 /// ```
 ///
+/// Under a ``TaskOverride`` (a test's `withOverride` or `withTransport`), it uses the override's
+/// store in place of `store`: its substitute, or a copy of its own, so tests running in parallel
+/// never share a credential or a refresh.
+///
 /// The middleware itself holds no state, so creating it per call (as `middlewares` does) costs
 /// nothing and changes nothing: the store it names keeps the credential and the refresh.
 ///
@@ -48,6 +52,8 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
         guard Origin(request.url) == Origin(url) else {
             return try await next(request, context)
         }
+        // Under a TaskOverride, the override's own store stands in for the named one.
+        let store = context.credentials?.store(for: store) ?? store
         let issued = await store.issue()
         let first = try await next(try issued.credential?.authorize(request) ?? request, Self.context(context, for: issued.credential))
         guard first.statusCode == 401 else { return first }

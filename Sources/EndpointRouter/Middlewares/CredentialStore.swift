@@ -82,16 +82,40 @@ public actor CredentialStore {
 
     /// Replaces the credential, after the user signs in: requests rejected with the old one are sent
     /// again with this one, without a refresh.
-    public func set(_ credential: Credential) {
+    ///
+    /// Under a ``TaskOverride`` it changes the override's store for this one (its substitute or its
+    /// copy), so a test that signs in changes no other test's credential.
+    public nonisolated func set(_ credential: Credential) async {
+        await scoped.replace(with: credential)
+    }
+
+    /// Forgets the credential, when the user signs out: the provider is asked again on the next
+    /// request, and requests rejected with the old credential get their 401.
+    ///
+    /// Under a ``TaskOverride`` it signs out the override's store for this one, as ``set(_:)`` does.
+    public nonisolated func logOut() async {
+        await scoped.forget()
+    }
+
+    /// The store that stands for this one in the current task: itself, or the override's.
+    private nonisolated var scoped: CredentialStore {
+        TaskOverride.current?.credentials.store(for: self) ?? self
+    }
+
+    /// A store with this one's closures and limits and none of its state, whose credential is first
+    /// this one's: what a ``TaskOverride`` uses in its place.
+    nonisolated func isolatedCopy() -> CredentialStore {
+        CredentialStore(maximumRefreshes: maximumRefreshes, per: window, credential: { await self.issue().credential }, refresh: refresher)
+    }
+
+    private func replace(with credential: Credential) {
         current = credential
         loaded = true
         generation += 1
         lastRefreshSucceeded = true
     }
 
-    /// Forgets the credential, when the user signs out: the provider is asked again on the next
-    /// request, and requests rejected with the old credential get their 401.
-    public func logOut() {
+    private func forget() {
         current = nil
         loaded = false
         generation += 1
@@ -141,11 +165,11 @@ public actor CredentialStore {
     private func finishRefresh(_ outcome: CredentialRefresh) {
         refreshing = nil
         switch outcome {
-        case .refreshed(let credential): set(credential)
+        case .refreshed(let credential): replace(with: credential)
         case .failed:
             generation += 1
             lastRefreshSucceeded = false
-        case .loggedOut: logOut()
+        case .loggedOut: forget()
         }
     }
 }

@@ -42,16 +42,18 @@ public struct RetryMiddleware: HTTPMiddleware {
 
     /// When to retry and how long to wait.
     public let policy: RetryPolicy
-    private let sleep: Sleep
+    private let sleep: Sleep?
 
-    /// Creates the middleware. `sleep` is for tests that check the waits without taking them.
+    /// Creates the middleware. It waits on the call's clock (``CallContext/clock``), which a test
+    /// makes virtual with a ``TaskOverride``; `sleep` replaces that wait altogether, for a test that
+    /// calls the middleware directly and checks the waits without taking them.
     ///
     /// ```swift
     /// actor Waits { var all: [Duration] = []; func add(_ wait: Duration) { all.append(wait) } }
     /// let waits = Waits()
     /// let retry = RetryMiddleware(sleep: { duration in await waits.add(duration) })   // returns at once
     /// ```
-    public init(policy: RetryPolicy = RetryPolicy(), sleep: @escaping Sleep = RetryMiddleware.taskSleep) {
+    public init(policy: RetryPolicy = RetryPolicy(), sleep: Sleep? = nil) {
         self.policy = policy
         self.sleep = sleep
     }
@@ -73,11 +75,16 @@ public struct RetryMiddleware: HTTPMiddleware {
         var attempt = 1
         while true {
             let outcome = await Deadline.capture { () throws(HTTPClientError) in try await next(request, context) }
-            guard let wait = policy.delay(after: outcome, attempt: attempt), wait < context.remainingTime else {
+            guard let wait = policy.delay(after: outcome, attempt: attempt, now: context.clock.date), wait < context.remainingTime
+            else {
                 return try outcome.get()
             }
             if Task.isCancelled { throw .cancelled }
-            try await sleep(wait)
+            if let sleep {
+                try await sleep(wait)
+            } else {
+                try await context.clock.sleep(for: wait)
+            }
             if Task.isCancelled { throw .cancelled }
             attempt += 1
         }

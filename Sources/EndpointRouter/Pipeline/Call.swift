@@ -8,6 +8,10 @@ struct Call: Sendable {
     let options: EndpointOptions
     let middlewares: [any HTTPMiddleware]
     let transport: any HTTPTransport
+    /// The clock the call's waits go through (see ``TaskOverride/clock``).
+    let clock: any CallClock
+    /// The credential stores of the task's override, if one was bound.
+    let credentials: CredentialScope?
     let timeout: TimeInterval?
     let redirectPolicy: RedirectPolicy
     let acceptableStatusCodes: any StatusCodeSet
@@ -22,9 +26,18 @@ struct Call: Sendable {
         }
         self.request = request
         endpointName = EndpointName.forCall(of: client)
-        options = client.options
-        middlewares = overrides.middlewares.isEmpty ? client.middlewares : client.middlewares + overrides.middlewares
-        transport = TransportOverride.current ?? client.transport
+        // Read once, where the service's own values are read: the whole call keeps what was in
+        // force when it was made.
+        let override = TaskOverride.current
+        var options = client.options
+        override?.options?(&options)
+        self.options = options
+        let declared = override?.middlewares?(client.middlewares) ?? client.middlewares
+        middlewares = overrides.middlewares.isEmpty ? declared : declared + overrides.middlewares
+        let transport = override?.transport ?? client.transport
+        self.transport = transport
+        clock = override?.clock(for: transport) ?? SystemCallClock()
+        credentials = override?.credentials
         timeout = overrides.timeout ?? client.timeout
         redirectPolicy = client.redirectPolicy
         acceptableStatusCodes = client.acceptableStatusCodes
@@ -46,8 +59,15 @@ struct Call: Sendable {
         into scope: CallScope, uploadProgress: ProgressReporter?, stream: StreamObserver? = nil,
         streamDeadline: ContinuousClock.Instant? = nil
     ) async -> Result<IncomingResponse, HTTPClientError> {
-        var deadline = Deadline.instant(after: timeout)
-        if let streamDeadline { deadline = min(deadline, streamDeadline) }
+        // The deadline is on the call's clock, for the waits and `remainingTime`; the timer that
+        // ends a call whatever it is doing counts the same span in real time, so a virtual clock
+        // neither ends a call early nor lets it run on for ever.
+        var deadline = Deadline.instant(after: timeout, on: clock)
+        var timerDeadline = Deadline.instant(after: timeout)
+        if let streamDeadline {
+            deadline = min(deadline, streamDeadline)
+            timerDeadline = min(timerDeadline, streamDeadline)
+        }
         var options = options
         // The endpoint's sensitive names join the credential headers before any middleware runs, so
         // the cache and the de-duplication partition by them as the redirect follower strips them.
@@ -56,7 +76,7 @@ struct Call: Sendable {
         }
         let context = CallContext(
             name: endpointName, attempt: 1, deadline: deadline, options: options,
-            uploadProgress: uploadProgress, streamObserver: stream)
+            uploadProgress: uploadProgress, streamObserver: stream, clock: clock, credentials: credentials)
         let redirectPolicy = self.redirectPolicy
         let transport = self.transport
         let acceptableStatusCodes = self.acceptableStatusCodes
@@ -92,11 +112,11 @@ struct Call: Sendable {
             let cut = DeadlineCut()
             var context = context
             context.deadlineCut = cut
-            return await Deadline.runInCallerTask(until: deadline, cut: cut) { () throws(HTTPClientError) in
+            return await Deadline.runInCallerTask(until: timerDeadline, cut: cut) { () throws(HTTPClientError) in
                 try await terminal(request, context)
             }
         }
-        return await Deadline.run(until: deadline) { () throws(HTTPClientError) in
+        return await Deadline.run(until: timerDeadline) { () throws(HTTPClientError) in
             try await MiddlewareChain.run(middlewares[...], then: terminal, request, context)
         }
     }

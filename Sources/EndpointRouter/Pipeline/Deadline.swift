@@ -39,6 +39,11 @@ enum Deadline {
         ContinuousClock.now + .nanoseconds(Int64(Self.seconds(seconds) * 1_000_000_000))
     }
 
+    /// The instant `seconds` from now on `clock`.
+    static func instant(after seconds: TimeInterval?, on clock: any CallClock) -> ContinuousClock.Instant {
+        clock.now + .nanoseconds(Int64(Self.seconds(seconds) * 1_000_000_000))
+    }
+
     /// Runs `operation` until `deadline`; see the type's description.
     ///
     /// The operation starts on the caller's thread (`Task.immediate`) and runs there until its first

@@ -114,7 +114,7 @@ extension HTTPClient {
     /// handle.cancel()   // the handler then receives .failure(.cancelled), at once
     /// ```
     ///
-    /// A transport bound with `TransportOverride` (`withTransport` in tests) applies here too.
+    /// A ``TaskOverride`` bound (`withOverride` or `withTransport` in tests) applies here too.
     /// (`SendableMetatype` only rules out types whose `Decodable` conformance is isolated to an actor.)
     @discardableResult
     public func request<T: Decodable & SendableMetatype>(

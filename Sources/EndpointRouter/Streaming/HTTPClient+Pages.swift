@@ -54,7 +54,7 @@ extension HTTPClient where Self: Sendable {
     /// An endpoint whose request (method, URL, body) was already sent ends the sequence with a
     /// `.transport` error rather than reading the same pages again. See ``Pages`` for the rest.
     ///
-    /// The transport bound with ``TransportOverride`` (`withTransport` in tests) is read here, when
+    /// The ``TaskOverride`` bound (`withOverride` or `withTransport` in tests) is read here, when
     /// the sequence is made, and every page uses it, even pages fetched after that scope has ended
     /// or from another task.
     ///
@@ -68,10 +68,10 @@ extension HTTPClient where Self: Sendable {
     ) -> Pages<T> {
         // Building a call reads the task-local override; the later pages are built while iterating,
         // possibly outside the caller's scope, so the value in force now is bound again for each.
-        let transport = TransportOverride.current
+        let override = TaskOverride.current
         let derive: @Sendable (T) -> Result<Call, HTTPClientError>? = { page in
             guard let endpoint = next(page) else { return nil }
-            return TransportOverride.$current.withValue(transport) { Call.starting(endpoint, CallOverrides()) }
+            return TaskOverride.$current.withValue(override) { Call.starting(endpoint, CallOverrides()) }
         }
         return Pages(first: firstPageCall(), maxPages: maxPages, following: .derived(derive))
     }

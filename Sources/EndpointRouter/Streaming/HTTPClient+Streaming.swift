@@ -80,7 +80,7 @@ extension HTTPClient {
     }
 
     /// The endpoint's call taken now, on the caller's actor (the endpoint need not be `Sendable`),
-    /// with a transport bound by `TransportOverride` at this point.
+    /// with the ``TaskOverride`` bound at this point.
     private func stream<Element>(
         limits: StreamLimits, reconnect: ReconnectPolicy, headers: [String: String], middlewares: [any HTTPMiddleware],
         framing: @escaping @Sendable () -> some StreamFraming<Element>

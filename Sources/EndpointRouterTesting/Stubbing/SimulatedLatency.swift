@@ -17,12 +17,11 @@ enum SimulatedLatency {
     static func wait(_ latency: TimeInterval, until deadline: ContinuousClock.Instant) async throws(HTTPClientError) {
         if Task.isCancelled { throw .cancelled }
         guard latency > 0 else { return }
-        let answer = ContinuousClock.now + .seconds(min(latency, longestSeconds))
-        do {
-            try await Task.sleep(until: min(answer, deadline), clock: .continuous)
-        } catch {
-            throw .cancelled
-        }
+        // The task's override clock, which is the one the call's deadline was set on: a stub is a
+        // simulated transport, so a virtual clock applies to it (see `TaskOverride.clock`).
+        let clock = TaskOverride.simulatedClock
+        let answer = clock.now + .seconds(min(latency, longestSeconds))
+        try await clock.sleep(until: min(answer, deadline))
         if answer > deadline { throw .timedOut }
     }
 }

@@ -1,0 +1,108 @@
+import EndpointRouter
+import Foundation
+
+/// A ``CallClock`` on which no wait takes real time: a retry's 2 s backoff, a `Retry-After: 120`,
+/// a stream's reconnection wait, a stub's `delayed(by:)`, a cached response's ageing.
+///
+/// Hand it to ``withOverride(_:isolation:operation:)`` with a stub (a virtual clock applies only to
+/// simulated transports), then read what was waited:
+///
+/// ```swift
+/// let clock = VirtualClock()
+/// let stub = StubTransport().on(.get, "/todos/1", respond: .status(503, headers: ["Retry-After": "2"]))
+/// _ = await withOverride(TaskOverride(transport: stub, clock: clock)) {
+///     await RetryingTodoAPI.todo(id: 1).request(type: Todo.self)
+/// }
+/// #expect(clock.waits == [.seconds(2), .seconds(2)])   // honoured, without waiting
+/// ```
+///
+/// It moves in one of two ways:
+/// - ``Advancing/automatically`` (the default): each wait ends at once, the clock moved to its end,
+///   so that code that waits runs straight through in the order its waits give.
+/// - ``Advancing/manually``: waits end only when the test calls ``advance(by:)``, earliest first,
+///   for a test that checks what happens *during* a wait.
+///
+/// Its instants start at the real instant it was made and move only when it moves, so deadlines
+/// made on it compare with its ``now``; ``date`` starts at `date` (now, unless given) the same way.
+public final class VirtualClock: CallClock, Sendable {
+    /// How a ``VirtualClock`` moves.
+    public enum Advancing: Sendable {
+        /// Each wait ends at once, moving the clock to its end.
+        case automatically
+        /// Waits end when the test calls ``VirtualClock/advance(by:)``.
+        case manually
+    }
+
+    private let origin: ContinuousClock.Instant
+    private let originDate: Date
+    private let state: Locked<VirtualClockState<UnsafeContinuation<Void, any Error>>>
+
+    /// Creates a clock at the current instant, whose ``date`` starts at `date`.
+    public init(_ advancing: Advancing = .automatically, date: Date = Date()) {
+        origin = .now
+        originDate = date
+        state = Locked(VirtualClockState(advancesAutomatically: advancing == .automatically))
+    }
+
+    /// The clock's instant: when it was made, plus ``elapsed``.
+    public var now: ContinuousClock.Instant { origin + elapsed }
+
+    /// The clock's date: the `date` it was made with, plus ``elapsed``.
+    public var date: Date { originDate.addingTimeInterval(Self.seconds(elapsed)) }
+
+    /// Virtual time passed since the clock was made.
+    public var elapsed: Duration { state.withLock { $0.elapsed } }
+
+    /// Every wait asked of the clock, measured from when it was asked, in the order asked: what a
+    /// test checks to see a backoff or a `Retry-After` honoured.
+    public var waits: [Duration] { state.withLock { $0.waits } }
+
+    /// Tasks sleeping on the clock now (always 0 when it advances automatically).
+    public var pendingSleepers: Int { state.withLock { $0.pendingSleepers } }
+
+    /// Moves the clock `duration` on, waking every sleeper whose instant has come, earliest first.
+    public func advance(by duration: Duration) {
+        let target = state.withLock { $0.elapsed } + max(.zero, duration)
+        perform(state.withLock { $0.advanced(to: target) })
+    }
+
+    /// Returns once the clock reaches `instant`: at once when it advances automatically.
+    ///
+    /// - Throws: `.cancelled` when the task is cancelled, at once.
+    public func sleep(until instant: ContinuousClock.Instant) async throws(HTTPClientError) {
+        if Task.isCancelled { throw .cancelled }
+        let wake = instant - origin
+        let id = state.withLock { $0.nextID() }
+        do {
+            try await withTaskCancellationHandler {
+                try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+                    let action = state.withLock { $0.sleepRequested(id: id, until: wake, waiter: continuation) }
+                    switch action {
+                    case .resumeNow: continuation.resume()
+                    case .cancelNow: continuation.resume(throwing: CancellationError())
+                    default: perform(action)
+                    }
+                }
+            } onCancel: {
+                perform(state.withLock { $0.cancelled(id: id) })
+            }
+        } catch {
+            throw .cancelled
+        }
+        // A sleeper cancelled before it registered was not found by the handler; it ends here.
+        if Task.isCancelled { throw .cancelled }
+    }
+
+    private func perform(_ action: VirtualClockState<UnsafeContinuation<Void, any Error>>.Action) {
+        switch action {
+        case .none, .resumeNow, .cancelNow: break
+        case .resume(let waiters): waiters.forEach { $0.resume() }
+        case .cancel(let waiter): waiter.resume(throwing: CancellationError())
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,79 @@
+/// The rules of ``VirtualClock``: how far virtual time has moved, who sleeps until when, and whom
+/// each event wakes. One mutating function per event, each returning what to resume; the clock
+/// carries that out outside its lock.
+struct VirtualClockState<Waiter> {
+    /// What an event asks the clock to do.
+    enum Action {
+        /// Nothing to resume.
+        case none
+        /// Resume the sleeper at once: its instant has come (or the clock moved to it).
+        case resumeNow
+        /// Resume these sleepers, in this order (earliest instant first).
+        case resume([Waiter])
+        /// Resume this sleeper with `.cancelled`.
+        case cancel(Waiter)
+        /// Resume the sleeper at once with `.cancelled`: its task was cancelled before it slept.
+        case cancelNow
+    }
+
+    struct Sleeper {
+        let id: UInt64
+        let wake: Duration
+        let waiter: Waiter
+    }
+
+    let advancesAutomatically: Bool
+    /// Virtual time since the clock was made.
+    private(set) var elapsed: Duration = .zero
+    /// Every wait asked for, measured from the instant it was asked, in order.
+    private(set) var waits: [Duration] = []
+    private var sleepers: [Sleeper] = []
+    private var lastID: UInt64 = 0
+    /// Sleepers whose cancellation came before they registered.
+    private var cancelledEarly: Set<UInt64> = []
+
+    init(advancesAutomatically: Bool) {
+        self.advancesAutomatically = advancesAutomatically
+    }
+
+    var pendingSleepers: Int { sleepers.count }
+
+    /// A new sleeper's id, taken before it suspends so that a cancellation can name it.
+    mutating func nextID() -> UInt64 {
+        lastID &+= 1
+        return lastID
+    }
+
+    /// A task asks to sleep until `wake` (time since the clock was made).
+    mutating func sleepRequested(id: UInt64, until wake: Duration, waiter: Waiter) -> Action {
+        if cancelledEarly.remove(id) != nil { return .cancelNow }
+        waits.append(max(.zero, wake - elapsed))
+        if wake <= elapsed { return .resumeNow }
+        if advancesAutomatically {
+            elapsed = wake
+            return .resumeNow
+        }
+        sleepers.append(Sleeper(id: id, wake: wake, waiter: waiter))
+        return .none
+    }
+
+    /// The test moves the clock to `target`; time never goes back.
+    mutating func advanced(to target: Duration) -> Action {
+        elapsed = max(elapsed, target)
+        let due = sleepers.filter { $0.wake <= elapsed }.sorted { ($0.wake, $0.id) < ($1.wake, $1.id) }
+        guard !due.isEmpty else { return .none }
+        sleepers.removeAll { $0.wake <= elapsed }
+        return .resume(due.map(\.waiter))
+    }
+
+    /// The sleeping task was cancelled; its sleeper goes if it still waits.
+    mutating func cancelled(id: UInt64) -> Action {
+        guard let index = sleepers.firstIndex(where: { $0.id == id }) else {
+            // Woken already, or not registered yet: then it must not sleep. (An id woken already
+            // stays in the set, unused: ids are never reused.)
+            cancelledEarly.insert(id)
+            return .none
+        }
+        return .cancel(sleepers.remove(at: index).waiter)
+    }
+}
