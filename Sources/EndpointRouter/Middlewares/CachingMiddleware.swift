@@ -72,8 +72,9 @@ public struct CachingMiddleware: HTTPMiddleware {
             for: request, credentialHeaders: context.options.credentialHeaders,
             credentialQueryItems: context.options.credentialQueryItems)
         let stored = policy == .reloadIgnoringCache ? nil : cache.entry(for: key).flatMap { $0.matches(request) ? $0 : nil }
-        if let stored, policy == .returnCacheElseLoad || (!CacheControl(request.headers).noCache && stored.isFresh(at: cache.now())) {
-            return stored.response(at: cache.now())
+        let now = Self.now(cache, context)
+        if let stored, policy == .returnCacheElseLoad || (!CacheControl(request.headers).noCache && stored.isFresh(at: now)) {
+            return stored.response(at: now)
         }
         guard let stored, stored.hasValidators else {
             return store(try await next(request, context), for: request, key: key, context: context)
@@ -85,13 +86,19 @@ public struct CachingMiddleware: HTTPMiddleware {
         guard response.statusCode == 304 else {
             return store(response, for: request, key: key, context: context)
         }
-        let refreshed = Self.refreshed(stored, by: response, at: cache.now())
+        let refreshed = Self.refreshed(stored, by: response, at: Self.now(cache, context))
         if CacheControl(refreshed.headers).noStore {
             cache.remove(key)
         } else {
             cache.store(refreshed)
         }
-        return refreshed.response(at: cache.now())
+        return refreshed.response(at: Self.now(cache, context))
+    }
+
+    /// The date freshness and age are measured at: the call's clock when a test made it virtual,
+    /// else the cache's own (the system's, or the one its tests give it).
+    private static func now(_ cache: ResponseCache, _ context: CallContext) -> Date {
+        context.clock is SystemCallClock ? cache.now() : context.clock.date
     }
 
     /// Stores `response` when the rules allow; returns it unchanged either way. The stored URL loses
@@ -99,7 +106,7 @@ public struct CachingMiddleware: HTTPMiddleware {
     private func store(_ response: IncomingResponse, for request: OutgoingRequest, key: String, context: CallContext) -> IncomingResponse {
         let queryCredentials = context.options.credentialQueryItems
         if var entry = Self.storable(
-            response, for: request, key: key, credentialHeaders: context.options.credentialHeaders, at: cache.now())
+            response, for: request, key: key, credentialHeaders: context.options.credentialHeaders, at: Self.now(cache, context))
         {
             entry.url = entry.url.map { CredentialPartition.splitCredentials(of: $0, queryItems: queryCredentials).url }
             cache.store(entry)
