@@ -19,8 +19,9 @@ import EndpointRouter
 /// thread) does not inherit it. Bound inside another, it keeps what the outer one sets and this
 /// one leaves `nil`.
 ///
-/// It throws what `operation` throws, with its type. Swift infers a closure's thrown type as
-/// `any Error` unless told, so inside `do throws(MyError)` write the closure's type once:
+/// It throws what `operation` throws, with its type. Swift 6 infers the thrown type of a closure
+/// that contains `try` as `any Error` whatever its context asks (no overload can change that), so
+/// inside `do throws(MyError)` — `HTTPClientError` included — write the closure's type once:
 ///
 /// ```swift
 /// struct Refused: Error {}
@@ -30,55 +31,10 @@ import EndpointRouter
 ///     print(error)   // a Refused, without a cast
 /// }
 /// ```
-///
-/// A body that only throws `HTTPClientError` needs no annotation: an overload takes it as such.
 public func withOverride<R, Failure: Error>(
     _ override: TaskOverride,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws(Failure) -> R
-) async throws(Failure) -> R {
-    try await bind(override, isolation: isolation, operation)
-}
-
-/// ``withOverride(_:isolation:operation:)`` for a body that throws `HTTPClientError`, so that it
-/// needs no annotation inside `do throws(HTTPClientError)`:
-///
-/// ```swift
-/// do throws(HTTPClientError) {
-///     let todo = try await withOverride(TaskOverride(transport: StubTransport())) {
-///         try await TodoAPI.todo(id: 1).request(type: Todo.self).get()
-///     }
-///     print(todo.title)
-/// } catch {
-///     print(error.localizedDescription)
-/// }
-/// ```
-public func withOverride<R>(
-    _ override: TaskOverride,
-    isolation: isolated (any Actor)? = #isolation,
-    operation: () async throws(HTTPClientError) -> R
-) async throws(HTTPClientError) -> R {
-    try await bind(override, isolation: isolation, operation)
-}
-
-/// ``withOverride(_:isolation:operation:)`` for a body that throws nothing, which then needs no `try`.
-///
-/// ```swift
-/// let result = await withOverride(TaskOverride(transport: StubTransport())) {
-///     await TodoAPI.todo(id: 1).request(type: Todo.self)
-/// }
-/// ```
-public func withOverride<R>(
-    _ override: TaskOverride,
-    isolation: isolated (any Actor)? = #isolation,
-    operation: () async -> R
-) async -> R {
-    await bind(override, isolation: isolation, operation)
-}
-
-/// Binds `override`, nested in the one in force, around `operation`.
-private func bind<R, Failure: Error>(
-    _ override: TaskOverride, isolation: isolated (any Actor)?, _ operation: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     // TaskLocal.withValue rethrows untyped; the result carries the typed error across it.
     let result: Result<R, Failure> = await TaskOverride.$current.withValue(

@@ -14,7 +14,7 @@ import EndpointRouter
 ///
 /// Middlewares still run; only the transport at the end of the chain is replaced. It throws what
 /// `operation` throws, with its type; inside `do throws(MyError)` write the closure's type,
-/// `{ () async throws(MyError) in … }` (a body throwing `HTTPClientError` needs none):
+/// `{ () async throws(MyError) in … }`, as Swift 6 infers `any Error` for a closure with `try`:
 ///
 /// ```swift
 /// await #expect(throws: HTTPClientError.cancelled) {
@@ -27,38 +27,6 @@ public func withTransport<R, Failure: Error>(
     operation: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     try await withOverride(TaskOverride(transport: transport), isolation: isolation, operation: operation)
-}
-
-/// ``withTransport(_:isolation:operation:)`` for a body that throws `HTTPClientError`, so that it
-/// needs no annotation inside `do throws(HTTPClientError)`.
-///
-/// ```swift
-/// do throws(HTTPClientError) {
-///     let todo = try await withTransport(StubTransport()) { try await TodoAPI.todo(id: 1).request(type: Todo.self).get() }
-///     print(todo.title)
-/// } catch {
-///     print(error.localizedDescription)
-/// }
-/// ```
-public func withTransport<R>(
-    _ transport: any HTTPTransport,
-    isolation: isolated (any Actor)? = #isolation,
-    operation: () async throws(HTTPClientError) -> R
-) async throws(HTTPClientError) -> R {
-    try await withOverride(TaskOverride(transport: transport), isolation: isolation, operation: operation)
-}
-
-/// ``withTransport(_:isolation:operation:)`` for a body that throws nothing, which then needs no `try`.
-///
-/// ```swift
-/// let result = await withTransport(StubTransport()) { await TodoAPI.todo(id: 1).request(type: Todo.self) }
-/// ```
-public func withTransport<R>(
-    _ transport: any HTTPTransport,
-    isolation: isolated (any Actor)? = #isolation,
-    operation: () async -> R
-) async -> R {
-    await withOverride(TaskOverride(transport: transport), isolation: isolation, operation: operation)
 }
 
 /// Runs synchronous `operation` with `transport` bound, as the async form does: for requests started

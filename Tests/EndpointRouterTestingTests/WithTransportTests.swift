@@ -50,4 +50,31 @@ struct WithTransportTests {
         #expect(todo.title == "t")
         #expect(stub.capturedRequests.count == 1)
     }
+
+    /// Swift 6 infers `any Error` for a closure with `try`; the one annotation the docs show is enough.
+    @Test func insideDoThrowsTheClosuresTypeIsTheOneAnnotation() async {
+        let stub = StubTransport().on(.get, "/todos/1", respond: .status(404))
+        do throws(HTTPClientError) {
+            _ = try await withOverride(TaskOverride(transport: stub)) { () async throws(HTTPClientError) in
+                try await TodoAPI.todo(id: 1).request(type: Todo.self).get()
+            }
+            Issue.record("a 404 decoded as a todo")
+        } catch {
+            guard case .unacceptableStatusCode(let response) = error else {
+                Issue.record("expected .unacceptableStatusCode, got \(error)")
+                return
+            }
+            #expect(response.statusCode == 404)
+        }
+    }
+
+    @Test func anotherErrorTypeNamesItOnceInTheClosure() async {
+        struct Refused: Error, Equatable {}
+        do throws(Refused) {
+            try await withOverride(TaskOverride(transport: StubTransport())) { () async throws(Refused) in throw Refused() }
+            Issue.record("nothing thrown")
+        } catch {
+            #expect(error == Refused())
+        }
+    }
 }
