@@ -151,3 +151,9 @@ extension AuthAPI {
 }
 
 public let recorder = RecordingTransport(wrapping: live, directory: recordings)
+
+extension FeedAPI {
+    /// The store the examples' FeedAPI declares, as the documentation recommends: a `static let`.
+    public static let credentials = CredentialStore(
+        credential: { await Keychain.token().map(Credential.bearer) }, refresh: { _ in await Session.renew() })
+}

@@ -11,7 +11,7 @@ import Foundation
 /// let clock = VirtualClock()
 /// let stub = StubTransport().on(.get, "/todos/1", respond: .status(503, headers: ["Retry-After": "2"]))
 /// _ = await withOverride(TaskOverride(transport: stub, clock: clock)) {
-///     await RetryingTodoAPI.todo(id: 1).request(type: Todo.self)
+///     await TodoAPI.todo(id: 1).request(type: Todo.self, middlewares: [RetryMiddleware()])
 /// }
 /// #expect(clock.waits == [.seconds(2), .seconds(2)])   // honoured, without waiting
 /// ```
