@@ -96,7 +96,8 @@ public final class VirtualClock: CallClock, Sendable {
     private func perform(_ action: VirtualClockState<UnsafeContinuation<Void, any Error>>.Action) {
         switch action {
         case .none, .resumeNow, .cancelNow: break
-        case .resume(let waiters): waiters.forEach { $0.resume() }
+        case .resume(let waiters):
+            for waiter in waiters { waiter.resume() }
         case .cancel(let waiter): waiter.resume(throwing: CancellationError())
         }
     }
