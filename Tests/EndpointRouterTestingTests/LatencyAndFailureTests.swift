@@ -16,12 +16,23 @@ extension Serialized {
         private let todo = Todo(userId: 1, id: 1, title: "Slow", completed: false)
 
         @Test func latencyDelaysTheAnswer() async throws {
+            let clock = VirtualClock()
             let stub = StubTransport().on(.get, "/todos/1", respond: .json(todo).delayed(by: 0.3))
+            let result = await withOverride(TaskOverride(transport: stub, clock: clock)) {
+                await TodoAPI.todo(id: 1).request(type: Todo.self)
+            }
+            #expect(try result.get() == todo)
+            #expect(clock.waits == [.milliseconds(300)])
+        }
+
+        /// Without a clock in the override, latency is real: the default a virtual clock replaces.
+        @Test func latencyIsRealWithoutAVirtualClock() async throws {
+            let stub = StubTransport().on(.get, "/todos/1", respond: .json(todo).delayed(by: 0.05))
             let (result, seconds) = await measure {
                 await withTransport(stub) { await TodoAPI.todo(id: 1).request(type: Todo.self) }
             }
             #expect(try result.get() == todo)
-            #expect(seconds >= 0.3)
+            #expect(seconds >= 0.05)
         }
 
         @Test func stubbedTimeoutIsTyped() async {
@@ -41,22 +52,23 @@ extension Serialized {
         }
 
         @Test func delayedFailureWaitsThenFails() async {
+            let clock = VirtualClock()
             let stub = StubTransport().on(.get, "/todos/1", respond: .urlError(.networkConnectionLost).delayed(by: 0.2))
-            let (result, seconds) = await measure {
-                await withTransport(stub) { await TodoAPI.todo(id: 1).request(type: Todo.self) }
+            let result = await withOverride(TaskOverride(transport: stub, clock: clock)) {
+                await TodoAPI.todo(id: 1).request(type: Todo.self)
             }
             #expect(result.failureURLErrorCode == .networkConnectionLost)
-            #expect(seconds >= 0.2)
+            #expect(clock.elapsed == .milliseconds(200))
         }
 
         @Test func latencyBeyondTheEndpointTimeoutTimesOutAtTheDeadline() async {
+            let clock = VirtualClock()
             let stub = StubTransport().on(.get, "/todos/1", respond: .json(todo).delayed(by: 10))
-            let (result, seconds) = await measure {
-                await withTransport(stub) { await TodoAPI.slowTodo(id: 1, timeout: 0.3).request(type: Todo.self) }
+            let result = await withOverride(TaskOverride(transport: stub, clock: clock)) {
+                await TodoAPI.slowTodo(id: 1, timeout: 0.3).request(type: Todo.self)
             }
             #expect(result == .failure(.timedOut))
-            #expect(seconds >= 0.3)
-            #expect(seconds < 5, "the deadline, not the latency, should end the wait")
+            #expect(clock.elapsed == .milliseconds(300), "the deadline, not the latency, should end the wait")
         }
 
         @Test func calledDirectlyTheStubGivesUpAtTheContextDeadline() async throws {
@@ -72,16 +84,24 @@ extension Serialized {
         }
 
         @Test func latencyWithinTheTimeoutSucceeds() async throws {
+            let clock = VirtualClock()
             let stub = StubTransport().on(.get, "/todos/1", respond: .json(todo).delayed(by: 0.1))
-            let result = await withTransport(stub) { await TodoAPI.slowTodo(id: 1, timeout: 5).request(type: Todo.self) }
+            let result = await withOverride(TaskOverride(transport: stub, clock: clock)) {
+                await TodoAPI.slowTodo(id: 1, timeout: 5).request(type: Todo.self)
+            }
             #expect(try result.get() == todo)
+            #expect(clock.elapsed == .milliseconds(100))
         }
 
         @Test func cancellationDuringLatencyEndsPromptly() async {
+            // A clock that never moves by itself: the latency lasts until the cancellation ends it.
+            let clock = VirtualClock(.manually)
             let stub = StubTransport().on(.get, "/todos/1", respond: .json(todo).delayed(by: 10))
             let (result, seconds) = await measure {
-                let task = Task { await withTransport(stub) { await TodoAPI.todo(id: 1).request(type: Todo.self) } }
-                try? await Task.sleep(for: .milliseconds(150))
+                let task = Task {
+                    await withOverride(TaskOverride(transport: stub, clock: clock)) { await TodoAPI.todo(id: 1).request(type: Todo.self) }
+                }
+                _ = await eventually { clock.pendingSleepers == 1 }
                 task.cancel()
                 return await task.value
             }
