@@ -18,9 +18,11 @@ extension HTTPTransport {
     /// - Parameters:
     ///   - request: The request, sent as is.
     ///   - context: What the transport is told about the call; by default an endpoint named
-    ///     `"direct"`, attempt 1, with 60 seconds to go.
+    ///     `"direct"`, attempt 1, with 60 seconds to go on the clock a call on this transport would
+    ///     have (a `TaskOverride`'s for a simulated transport).
     public func exchange(_ request: OutgoingRequest, context: CallContext? = nil) async throws(HTTPClientError) -> IncomingResponse {
-        let context = context ?? CallContext(endpointName: "direct", deadline: .now + .seconds(60))
+        let clock: any CallClock = isSimulated ? TaskOverride.simulatedClock : SystemCallClock()
+        let context = context ?? CallContext(endpointName: "direct", deadline: clock.now + .seconds(60), clock: clock)
         let sink = CollectingSink()
         let head = try await send(request, context: context, sink: sink)
         return IncomingResponse(head: head, body: sink.body)

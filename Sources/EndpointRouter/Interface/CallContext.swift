@@ -34,8 +34,10 @@ public struct CallContext: Sendable {
     /// 1 for the first time a request goes down the chain; 2, 3, … each time a middleware calls
     /// `next` again (a retry, a replay after refreshing a token).
     public var attempt: Int
-    /// The instant the whole call must end by, all attempts, waits and redirects included. The
-    /// library ends the call with `.timedOut` then, whatever a middleware or transport is doing.
+    /// The instant the whole call must end by, all attempts, waits and redirects included, on
+    /// ``clock``. The library ends the call with `.timedOut` then, whatever a middleware or transport
+    /// is doing (under a virtual clock, its waits refuse to pass it and the endpoint's `timeout` of
+    /// real time ends a call stuck in its transport).
     public var deadline: ContinuousClock.Instant
     /// What the endpoint declared for the middlewares (``HTTPClient/options``).
     public var options: EndpointOptions

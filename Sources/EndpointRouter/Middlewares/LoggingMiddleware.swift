@@ -116,7 +116,7 @@ public struct LoggingMiddleware: HTTPMiddleware {
                 metadata["duration_ms"] = Self.milliseconds(summary.duration)
                 let counts = "\(summary.bytes) bytes, \(summary.elements) elements in \(Self.milliseconds(summary.duration)) ms"
                 // `.cancelled` before the deadline is the consumer leaving its loop: its choice, not a failure.
-                if summary.error == .cancelled, ContinuousClock.now < context.deadline {
+                if summary.error == .cancelled, context.clock.now < context.deadline {
                     sink.write(level, "⇠ \(label) stream ended by the caller after \(counts)", metadata)
                 } else if let error = summary.error {
                     metadata["error"] = error.caseName
