@@ -1,7 +1,7 @@
 import EndpointRouter
 import Foundation
 
-/// A ``CallClock`` on which no wait takes real time: a retry's 2 s backoff, a `Retry-After: 120`,
+/// A `CallClock` on which no wait takes real time: a retry's 2 s backoff, a `Retry-After: 120`,
 /// a stream's reconnection wait, a stub's `delayed(by:)`, a cached response's ageing.
 ///
 /// Hand it to ``withOverride(_:isolation:operation:)`` with a stub (a virtual clock applies only to
