@@ -63,14 +63,12 @@ struct StreamStubbingTests {
     }
 
     @Test func pausesSpaceThePieces() async {
+        let clock = VirtualClock()
         let stub = StubTransport().on(.get, "/chat", respond: .stream([.chunk("a\n"), .pause(0.2), .chunk(Data("b\n".utf8))]))
-        let start = ContinuousClock.now
-        let (lines, error) = await withTransport(stub) { await drain(ChatAPI.chat.lines()) }
-        let elapsed = seconds(since: start)
+        let (lines, error) = await withOverride(TaskOverride(transport: stub, clock: clock)) { await drain(ChatAPI.chat.lines()) }
         #expect(error == nil)
         #expect(lines == ["a", "b"])
-        #expect(elapsed >= 0.19)
-        #expect(elapsed < 10)
+        #expect(clock.waits == [.milliseconds(200)])
     }
 
     @Test func aDropMidStreamThrowsTheTransportErrorAfterTheElementsBeforeIt() async {
