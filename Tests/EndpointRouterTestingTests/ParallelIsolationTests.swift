@@ -123,16 +123,3 @@ private struct Tagging: HTTPMiddleware {
         return try await next(request, context)
     }
 }
-
-/// TodoAPI with a retry, as a service with a retry policy declares it.
-enum RetryingTodoAPI: HTTPClient {
-    case todo(id: Int)
-
-    var host: String { "https://jsonplaceholder.typicode.com" }
-    var endpoint: String {
-        switch self {
-        case .todo(let id): "todos/\(segment: id)"
-        }
-    }
-    var middlewares: [any HTTPMiddleware] { [RetryMiddleware()] }
-}

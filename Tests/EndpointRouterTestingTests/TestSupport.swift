@@ -255,3 +255,26 @@ func measure<R>(
     let elapsed = clock.now - start
     return (result, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
 }
+
+/// Whether `condition` holds within `seconds`, asked after each yield and short pause.
+func eventually(within seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
+    let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < end {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return condition()
+}
+
+/// TodoAPI with a retry, as a service with a retry policy declares it.
+enum RetryingTodoAPI: HTTPClient {
+    case todo(id: Int)
+
+    var host: String { "https://jsonplaceholder.typicode.com" }
+    var endpoint: String {
+        switch self {
+        case .todo(let id): "todos/\(segment: id)"
+        }
+    }
+    var middlewares: [any HTTPMiddleware] { [RetryMiddleware()] }
+}

@@ -189,16 +189,6 @@ enum FeedStreamAPI: HTTPClient {
     var endpoint: String { "feed" }
 }
 
-/// Whether `condition` holds within `seconds`, asked after each yield and short pause.
-func eventually(within seconds: Double = 5, _ condition: @Sendable () -> Bool) async -> Bool {
-    let end = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < end {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
-    }
-    return condition()
-}
-
 extension Serialized {
     /// The figure behind virtual time: waits that would take seconds take milliseconds of real time.
     @Suite("Virtual time takes no real time")
