@@ -100,6 +100,25 @@ struct VirtualTimeTests {
         #expect(outcome.map { (try? $0.get()) != nil } == true)
     }
 
+    @Test func advancingWakesOnlyTheSleepersWhoseTimeHasCome() async {
+        let clock = VirtualClock(.manually)
+        let woken = Locked<[Int]>([])
+        let sleepers = [3, 1].map { seconds in
+            Task {
+                try? await clock.sleep(for: .seconds(seconds))
+                woken.withLock { $0.append(seconds) }
+            }
+        }
+        #expect(await eventually { clock.pendingSleepers == 2 })
+        clock.advance(by: .seconds(2))
+        #expect(await eventually { woken.withLock { $0 } == [1] })
+        #expect(clock.pendingSleepers == 1)
+        clock.advance(by: .seconds(1))
+        #expect(await eventually { woken.withLock { $0 } == [1, 3] })
+        #expect(clock.elapsed == .seconds(3))
+        for sleeper in sleepers { await sleeper.value }
+    }
+
     @Test func cancellingASleeperEndsItsWaitAtOnce() async {
         let clock = VirtualClock(.manually)
         let sleeper = Task { () async -> HTTPClientError? in
