@@ -86,6 +86,30 @@ struct VirtualTimeTests {
         #expect(clock.elapsed == .seconds(12))
     }
 
+    @Test func aWaitPastTheDeadlineEndsTheCallAtTheDeadline() async {
+        let clock = VirtualClock()
+        let stub = StubTransport().on(.get, "/todos/1", respond: .status(204))
+        let outcome = await withOverride(TaskOverride(transport: stub, clock: clock)) {
+            await TodoAPI.slowTodo(id: 1, timeout: 10).request(type: EmptyResponse.self, middlewares: [Pause(.seconds(120))])
+        }
+        // The caller is answered at the deadline, whatever the cancelled work does after it.
+        #expect(outcome == .failure(.timedOut))
+    }
+
+    @Test func advancingPastTheDeadlineEndsTheCall() async {
+        let clock = VirtualClock(.manually)
+        let stub = StubTransport().on(.get, "/todos/1", respond: .status(204))
+        let call = Task {
+            await withOverride(TaskOverride(transport: stub, clock: clock)) {
+                await TodoAPI.slowTodo(id: 1, timeout: 10).request(type: EmptyResponse.self, middlewares: [Pause(.seconds(120))])
+            }
+        }
+        #expect(await eventually { clock.pendingSleepers == 1 })
+        clock.advance(by: .seconds(11))
+        #expect(await bounded { await call.value } == .failure(.timedOut))
+        #expect(await eventually { clock.pendingSleepers == 0 })
+    }
+
     @Test func aManualClockHoldsAWaitUntilItIsAdvanced() async {
         let clock = VirtualClock(.manually)
         let stub = StubTransport().on(.get, "/todos/1", respond: StubResponse.status(204).delayed(by: 5))
@@ -183,6 +207,20 @@ struct VirtualTimeTests {
         }
         #expect(real.requests.withLock { $0 } == 2)
         #expect(clock.waits.isEmpty)
+    }
+}
+
+/// Waits on the call's clock before passing the request on, as a middleware of an app's might.
+private struct Pause: HTTPMiddleware {
+    let duration: Duration
+
+    init(_ duration: Duration) {
+        self.duration = duration
+    }
+
+    func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
+        try await context.clock.sleep(for: duration)
+        return try await next(request, context)
     }
 }
 

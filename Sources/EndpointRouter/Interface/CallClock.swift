@@ -29,9 +29,18 @@ public protocol CallClock: Sendable {
     ///
     /// - Throws: ``HTTPClientError/cancelled`` when the task is cancelled, at once.
     func sleep(until instant: ContinuousClock.Instant) async throws(HTTPClientError)
+    /// Runs `action` once ``now`` reaches `instant`, without moving the clock itself, and returns
+    /// what cancels it; `nil` when the clock keeps no alarms. The library ends a call at its deadline
+    /// this way on a clock that is not the system's; the real deadline timer runs in any case.
+    func alarm(at instant: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)?
 }
 
 extension CallClock {
+    /// No alarms: only the library's real deadline timer ends a call on this clock.
+    public func alarm(at instant: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
+        nil
+    }
+
     /// Returns after `duration` on this clock.
     ///
     /// - Throws: ``HTTPClientError/cancelled`` when the task is cancelled, at once.

@@ -36,8 +36,8 @@ public struct CallContext: Sendable {
     public var attempt: Int
     /// The instant the whole call must end by, all attempts, waits and redirects included, on
     /// ``clock``. The library ends the call with `.timedOut` then, whatever a middleware or transport
-    /// is doing (under a virtual clock, its waits refuse to pass it and the endpoint's `timeout` of
-    /// real time ends a call stuck in its transport).
+    /// is doing: when that clock passes it (a test's virtual clock has an alarm for it), and in any
+    /// case after the endpoint's `timeout` of real time.
     public var deadline: ContinuousClock.Instant
     /// What the endpoint declared for the middlewares (``HTTPClient/options``).
     public var options: EndpointOptions

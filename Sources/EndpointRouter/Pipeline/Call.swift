@@ -116,7 +116,11 @@ struct Call: Sendable {
                 try await terminal(request, context)
             }
         }
-        return await Deadline.run(until: timerDeadline) { () throws(HTTPClientError) in
+        // On a clock of its own (a test's), the call also ends when that clock passes the deadline.
+        let clock = self.clock
+        let alarm: ((@escaping @Sendable () -> Void) -> (@Sendable () -> Void)?)? =
+            clock is SystemCallClock ? nil : { [deadline] action in clock.alarm(at: deadline, action) }
+        return await Deadline.run(until: timerDeadline, alarm: alarm) { () throws(HTTPClientError) in
             try await MiddlewareChain.run(middlewares[...], then: terminal, request, context)
         }
     }

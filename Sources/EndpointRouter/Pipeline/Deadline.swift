@@ -53,12 +53,18 @@ enum Deadline {
     /// transport that ignores cancellation cannot hold the caller past the deadline once it awaits.
     /// One that blocks its thread without awaiting holds it, as any synchronous code would: that is
     /// outside the contract of ``HTTPMiddleware`` and ``HTTPTransport``.
+    ///
+    /// `alarm`, when given, sets an alarm on the call's own clock (a test's virtual one) that ends the
+    /// call with `.timedOut` as the timer does, and answers what cancels it.
     static func run<T: Sendable>(
         until deadline: ContinuousClock.Instant,
+        alarm: ((@escaping @Sendable () -> Void) -> (@Sendable () -> Void)?)? = nil,
         _ operation: @escaping @Sendable () async throws(HTTPClientError) -> T
     ) async -> Result<T, HTTPClientError> {
         if Task.isCancelled { return .failure(.cancelled) }
         let race = Race<T>()
+        var cancelAlarm: (@Sendable () -> Void)?
+        defer { cancelAlarm?() }
         await withTaskCancellationHandler {
             // Unsafe rather than checked: the race resumes it exactly once by construction, and the
             // checked one costs an allocation per call.
@@ -68,6 +74,8 @@ enum Deadline {
                     race.finish(.failure(.timedOut))
                     return
                 }
+                // Set before the operation starts: on a virtual clock its first wait may pass the deadline.
+                cancelAlarm = alarm? { race.finish(.failure(.timedOut)) }
                 race.attach(startImmediately { race.finish(await capture(operation)) })
                 // Armed only if the operation is still running: one that finished on the spot has
                 // nothing left to time out.

@@ -35,7 +35,8 @@ public final class VirtualClock: CallClock, Sendable {
 
     private let origin: ContinuousClock.Instant
     private let originDate: Date
-    private let state: Locked<VirtualClockState<UnsafeContinuation<Void, any Error>>>
+    private typealias State = VirtualClockState<UnsafeContinuation<Void, any Error>, @Sendable () -> Void>
+    private let state: Locked<State>
 
     /// Creates a clock at the current instant, whose ``date`` starts at `date`.
     public init(_ advancing: Advancing = .automatically, date: Date = Date()) {
@@ -64,6 +65,22 @@ public final class VirtualClock: CallClock, Sendable {
     public func advance(by duration: Duration) {
         let target = state.withLock { $0.elapsed } + max(.zero, duration)
         perform(state.withLock { $0.advanced(to: target) })
+        ringDueAlarms()
+    }
+
+    /// Runs `action` once the clock reaches `instant` (at once if it has), without moving the clock:
+    /// how a call's deadline ends it on this clock.
+    public func alarm(at instant: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)? {
+        let (id, due) = state.withLock { state in
+            let id = state.nextID()
+            return (id, state.alarmSet(id: id, at: instant - origin, alarm: action))
+        }
+        due?()
+        return { [state] in state.withLock { $0.alarmCancelled(id: id) } }
+    }
+
+    private func ringDueAlarms() {
+        for alarm in state.withLock({ $0.dueAlarms() }) { alarm() }
     }
 
     /// Returns once the clock reaches `instant`: at once when it advances automatically.
@@ -78,7 +95,10 @@ public final class VirtualClock: CallClock, Sendable {
                 try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                     let action = state.withLock { $0.sleepRequested(id: id, until: wake, waiter: continuation) }
                     switch action {
-                    case .resumeNow: continuation.resume()
+                    case .resumeNow:
+                        // The clock may have moved to this sleeper's instant: deadlines passed on the way ring first.
+                        ringDueAlarms()
+                        continuation.resume()
                     case .cancelNow: continuation.resume(throwing: CancellationError())
                     default: perform(action)
                     }
@@ -89,11 +109,14 @@ public final class VirtualClock: CallClock, Sendable {
         } catch {
             throw .cancelled
         }
+        // A real suspension, as a real wait has: what the wait set off (a deadline's alarm cancelling
+        // this task) takes effect before the sleeper goes on.
+        await Task.yield()
         // A sleeper cancelled before it registered was not found by the handler; it ends here.
         if Task.isCancelled { throw .cancelled }
     }
 
-    private func perform(_ action: VirtualClockState<UnsafeContinuation<Void, any Error>>.Action) {
+    private func perform(_ action: State.Action) {
         switch action {
         case .none, .resumeNow, .cancelNow: break
         case .resume(let waiters):

@@ -1,7 +1,7 @@
 /// The rules of ``VirtualClock``: how far virtual time has moved, who sleeps until when, and whom
 /// each event wakes. One mutating function per event, each returning what to resume; the clock
 /// carries that out outside its lock.
-struct VirtualClockState<Waiter> {
+struct VirtualClockState<Waiter, Alarm> {
     /// What an event asks the clock to do.
     enum Action {
         /// Nothing to resume.
@@ -31,6 +31,8 @@ struct VirtualClockState<Waiter> {
     private var lastID: UInt64 = 0
     /// Sleepers whose cancellation came before they registered.
     private var cancelledEarly: Set<UInt64> = []
+    /// Actions to run when the clock reaches their instant; they never move it themselves.
+    private var alarms: [(id: UInt64, at: Duration, alarm: Alarm)] = []
 
     init(advancesAutomatically: Bool) {
         self.advancesAutomatically = advancesAutomatically
@@ -64,6 +66,26 @@ struct VirtualClockState<Waiter> {
         guard !due.isEmpty else { return .none }
         sleepers.removeAll { $0.wake <= elapsed }
         return .resume(due.map(\.waiter))
+    }
+
+    /// An alarm is set for `at`: answered at once when that time has come.
+    mutating func alarmSet(id: UInt64, at: Duration, alarm: Alarm) -> Alarm? {
+        if at <= elapsed { return alarm }
+        alarms.append((id, at, alarm))
+        return nil
+    }
+
+    /// The alarm is no longer wanted.
+    mutating func alarmCancelled(id: UInt64) {
+        alarms.removeAll { $0.id == id }
+    }
+
+    /// The alarms whose time has come, earliest first, taken out; asked after each move of the clock.
+    mutating func dueAlarms() -> [Alarm] {
+        let due = alarms.filter { $0.at <= elapsed }.sorted { ($0.at, $0.id) < ($1.at, $1.id) }
+        guard !due.isEmpty else { return [] }
+        alarms.removeAll { $0.at <= elapsed }
+        return due.map(\.alarm)
     }
 
     /// The sleeping task was cancelled; its sleeper goes if it still waits.
