@@ -10,8 +10,9 @@ extension SOGPetstoreAPI {
     /// `{protocol}://{subdomain}.example.com:{port}/{basePath}`: A custom domain.
     public static func server3(protocol: String = "https", subdomain: String = "test", port: String = "443", basePath: String = "v1") -> String { "\(`protocol`)://\(subdomain).example.com:\(port)/\(basePath)" }
 
-    /// Decodes responses: `date-time` with or without fractional seconds.
-    static let jsonDecoder: JSONDecoder = {
+    /// Decodes responses: `date-time` with or without fractional seconds. Public, so data read
+    /// another way (a stream's events, a stored body) decodes by the same rules.
+    public static let jsonDecoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -24,7 +25,7 @@ extension SOGPetstoreAPI {
     }()
 
     /// Encodes bodies: dates as ISO 8601, keys sorted so the same value gives the same bytes.
-    static let jsonEncoder: JSONEncoder = {
+    public static let jsonEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in

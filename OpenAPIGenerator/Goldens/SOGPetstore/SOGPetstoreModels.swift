@@ -396,20 +396,23 @@ public enum OneOfAny: Codable, Sendable, Hashable {
 public enum OneOfObjectsWithDiscriminator: Codable, Sendable, Hashable {
     case walk(Walk)
     case messagedExercise(MessagedExercise)
+    /// A `kind` no alternative declares (one added to the API later): the value as it came.
+    case unknown(SOGPetstoreAPI.JSONValue)
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SOGPetstoreAPI.AnyCodingKey.self)
-        switch try container.decode(String.self, forKey: SOGPetstoreAPI.AnyCodingKey("kind")) {
-        case "Walk": self = .walk(try decoder.singleValueContainer().decode(Walk.self))
-        case "MessagedExercise": self = .messagedExercise(try decoder.singleValueContainer().decode(MessagedExercise.self))
+        switch try container.decodeIfPresent(String.self, forKey: SOGPetstoreAPI.AnyCodingKey("kind")) {
+        case "Walk"?: self = .walk(try decoder.singleValueContainer().decode(Walk.self)); return
+        case "MessagedExercise"?: self = .messagedExercise(try decoder.singleValueContainer().decode(MessagedExercise.self)); return
         default: break
         }
-        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown kind value for OneOfObjectsWithDiscriminator"))
+        self = .unknown(try SOGPetstoreAPI.JSONValue(from: decoder))
     }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .walk(let value): try container.encode(value)
         case .messagedExercise(let value): try container.encode(value)
+        case .unknown(let value): try container.encode(value)
         }
     }
 }
@@ -417,20 +420,23 @@ public enum OneOfObjectsWithDiscriminator: Codable, Sendable, Hashable {
 public enum RecursivePetOneOf: Codable, Sendable, Hashable {
     case recursivePetOneOfFirst(RecursivePetOneOfFirst)
     case recursivePetOneOfSecond(RecursivePetOneOfSecond)
+    /// A `type` no alternative declares (one added to the API later): the value as it came.
+    case unknown(SOGPetstoreAPI.JSONValue)
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SOGPetstoreAPI.AnyCodingKey.self)
-        switch try container.decode(String.self, forKey: SOGPetstoreAPI.AnyCodingKey("type")) {
-        case "RecursivePetOneOfFirst": self = .recursivePetOneOfFirst(try decoder.singleValueContainer().decode(RecursivePetOneOfFirst.self))
-        case "RecursivePetOneOfSecond": self = .recursivePetOneOfSecond(try decoder.singleValueContainer().decode(RecursivePetOneOfSecond.self))
+        switch try container.decodeIfPresent(String.self, forKey: SOGPetstoreAPI.AnyCodingKey("type")) {
+        case "RecursivePetOneOfFirst"?: self = .recursivePetOneOfFirst(try decoder.singleValueContainer().decode(RecursivePetOneOfFirst.self)); return
+        case "RecursivePetOneOfSecond"?: self = .recursivePetOneOfSecond(try decoder.singleValueContainer().decode(RecursivePetOneOfSecond.self)); return
         default: break
         }
-        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown type value for RecursivePetOneOf"))
+        self = .unknown(try SOGPetstoreAPI.JSONValue(from: decoder))
     }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .recursivePetOneOfFirst(let value): try container.encode(value)
         case .recursivePetOneOfSecond(let value): try container.encode(value)
+        case .unknown(let value): try container.encode(value)
         }
     }
 }

@@ -8,8 +8,9 @@ extension TomTomSearchAPI {
     /// The document's first absolute server, the one calls go to until another is set.
     public static let defaultServer: String? = "https://api.tomtom.com"
 
-    /// Decodes responses: `date-time` with or without fractional seconds.
-    static let jsonDecoder: JSONDecoder = {
+    /// Decodes responses: `date-time` with or without fractional seconds. Public, so data read
+    /// another way (a stream's events, a stored body) decodes by the same rules.
+    public static let jsonDecoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -22,7 +23,7 @@ extension TomTomSearchAPI {
     }()
 
     /// Encodes bodies: dates as ISO 8601, keys sorted so the same value gives the same bytes.
-    static let jsonEncoder: JSONEncoder = {
+    public static let jsonEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in

@@ -10,8 +10,9 @@ extension USPTOAPI {
     /// `{scheme}://developer.uspto.gov/ds-api`
     public static func server1(scheme: String = "https") -> String { "\(scheme)://developer.uspto.gov/ds-api" }
 
-    /// Decodes responses: `date-time` with or without fractional seconds.
-    static let jsonDecoder: JSONDecoder = {
+    /// Decodes responses: `date-time` with or without fractional seconds. Public, so data read
+    /// another way (a stream's events, a stored body) decodes by the same rules.
+    public static let jsonDecoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -24,7 +25,7 @@ extension USPTOAPI {
     }()
 
     /// Encodes bodies: dates as ISO 8601, keys sorted so the same value gives the same bytes.
-    static let jsonEncoder: JSONEncoder = {
+    public static let jsonEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in

@@ -62,6 +62,17 @@ struct ModelRenderer {
             text += "        self.\(name) = \(name)\n"
         }
         text += "    }\n"
+        if declaration.properties.contains(where: \.writesNull) {
+            // The synthesized encoding leaves a nil optional out; a required one must be sent as null.
+            text += "    \(access)func encode(to encoder: any Encoder) throws {\n"
+            text += "        var container = encoder.container(keyedBy: CodingKeys.self)\n"
+            for property in declaration.properties {
+                let name = SwiftNames.escaped(property.name)
+                let method = property.isOptional && !property.writesNull ? "encodeIfPresent" : "encode"
+                text += "        try container.\(method)(\(name), forKey: .\(name))\n"
+            }
+            text += "    }\n"
+        }
         if declaration.properties.contains(where: { $0.name != $0.key }) {
             text += "    enum CodingKeys: String, CodingKey {\n"
             for property in declaration.properties {
@@ -81,20 +92,26 @@ struct ModelRenderer {
         for alternative in declaration.alternatives {
             text += "    case \(SwiftNames.escaped(alternative.caseName))(\(alternative.type.code(service: api)))\n"
         }
+        if let unknown = declaration.unknownCase, let discriminator = declaration.discriminator {
+            text += "    /// A `\(discriminator)` no alternative declares (one added to the API later): the value as it came.\n"
+            text += "    case \(SwiftNames.escaped(unknown))(\(api).JSONValue)\n"
+        }
         text += "    \(access)init(from decoder: any Decoder) throws {\n"
         let tried = declaration.alternatives.filter { declaration.discriminator == nil || $0.discriminatorValues.isEmpty }
         if let discriminator = declaration.discriminator {
             text += "        let container = try decoder.container(keyedBy: \(api).AnyCodingKey.self)\n"
             text +=
-                "        switch try container.decode(String.self, forKey: \(api).AnyCodingKey(\(SwiftNames.literal(discriminator)))) {\n"
+                "        switch try container.decodeIfPresent(String.self, forKey: \(api).AnyCodingKey(\(SwiftNames.literal(discriminator)))) {\n"
             for alternative in declaration.alternatives where !alternative.discriminatorValues.isEmpty {
-                let labels = alternative.discriminatorValues.map(SwiftNames.literal).joined(separator: ", ")
+                let labels = alternative.discriminatorValues.map { SwiftNames.literal($0) + "?" }.joined(separator: ", ")
                 text +=
-                    "        case \(labels): self = .\(SwiftNames.escaped(alternative.caseName))(try decoder.singleValueContainer().decode(\(alternative.type.code(service: api)).self))\n"
+                    "        case \(labels): self = .\(SwiftNames.escaped(alternative.caseName))(try decoder.singleValueContainer().decode(\(alternative.type.code(service: api)).self)); return\n"
             }
             text += "        default: break\n        }\n"
         }
-        if tried.isEmpty {
+        if let unknown = declaration.unknownCase, tried.isEmpty {
+            text += "        self = .\(SwiftNames.escaped(unknown))(try \(api).JSONValue(from: decoder))\n"
+        } else if tried.isEmpty {
             text +=
                 "        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: \"unknown \(declaration.discriminator ?? "") value for \(declaration.name)\"))\n"
         } else {
@@ -112,6 +129,9 @@ struct ModelRenderer {
         text += "        switch self {\n"
         for alternative in declaration.alternatives {
             text += "        case .\(SwiftNames.escaped(alternative.caseName))(let value): try container.encode(value)\n"
+        }
+        if let unknown = declaration.unknownCase {
+            text += "        case .\(SwiftNames.escaped(unknown))(let value): try container.encode(value)\n"
         }
         text += "        }\n    }\n"
         return text + "}\n"

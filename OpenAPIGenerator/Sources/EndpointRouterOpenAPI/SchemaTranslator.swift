@@ -266,7 +266,7 @@ final class SchemaTranslator {
                 declaration.properties.append(
                     .init(
                         key: key, name: propertyName, type: propertyType, isOptional: nullable || !required.contains(key),
-                        summary: SwiftNames.summary(description)))
+                        writesNull: nullable && required.contains(key), summary: SwiftNames.summary(description)))
             }
         }
         structs.append(declaration)
@@ -357,8 +357,16 @@ final class SchemaTranslator {
                 caseBase = caseName(for: memberType, index: index)
             }
             var values: [String] = []
-            if discriminator != nil, let reference {
-                values = mapping[reference] ?? [referencedName ?? ""]
+            if let discriminator, let reference {
+                if let mapped = mapping[reference] {
+                    values = mapped
+                } else {
+                    // Without a mapping, OpenAPI says the value is the component's name, but
+                    // servers send what the alternative declares (`type: {enum: [function]}` for
+                    // `FunctionCall`): both select it.
+                    values = discriminatorConstants(of: member, property: discriminator, at: memberPointer)
+                    if let referencedName, !values.contains(referencedName) { values.append(referencedName) }
+                }
             }
             declaration.alternatives.append(
                 .init(caseName: SwiftNames.unique(caseBase, in: &takenCases), type: memberType, discriminatorValues: values))
@@ -366,8 +374,38 @@ final class SchemaTranslator {
         if discriminator != nil, declaration.alternatives.contains(where: \.discriminatorValues.isEmpty) {
             warn(pointer, "discriminator with inline alternatives: those are decoded by trying each in turn")
         }
+        if discriminator != nil {
+            declaration.unknownCase = SwiftNames.unique("unknown", in: &takenCases)
+        }
         choices.append(declaration)
         return .model(typeName)
+    }
+
+    /// The values an alternative allows for the discriminator property: a single-value `enum` or
+    /// a `const`, in its own properties or in those of its `allOf` parts.
+    private func discriminatorConstants(of member: DocumentValue, property: String, at pointer: JSONPointer) -> [String] {
+        var found: [String] = []
+        func visit(_ value: DocumentValue, at valuePointer: JSONPointer, depth: Int) {
+            guard depth < 8, let (resolved, resolvedPointer) = resolve(value, at: valuePointer), let object = resolved.object else {
+                return
+            }
+            if let schema = object["properties"]?[property],
+                let (propertySchema, _) = resolve(schema, at: resolvedPointer.appending("properties").appending(property))
+            {
+                if let constant = propertySchema["const"]?.string {
+                    found.append(constant)
+                } else if let values = propertySchema["enum"]?.array, values.count == 1, let only = values[0].string {
+                    found.append(only)
+                }
+            }
+            for (index, part) in (object["allOf"]?.array ?? []).enumerated() {
+                visit(part, at: resolvedPointer.appending("allOf").appending(String(index)), depth: depth + 1)
+            }
+        }
+        visit(member, at: pointer, depth: 0)
+        var unique: [String] = []
+        for value in found where !unique.contains(value) { unique.append(value) }
+        return unique
     }
 
     private func caseName(for type: SwiftTypeReference, index: Int) -> String {

@@ -30,6 +30,7 @@ struct ServiceRenderer {
         text += "\(access)enum \(api): EndpointRouter.HTTPClient, Sendable, Hashable {\n"
         for operation in operations {
             text += "    /// \(operation.summary.map { $0 + " " } ?? "")`\(operation.method.uppercased()) \(operation.path)`\n"
+            text += deprecation(operation)
             text += "    case \(SwiftNames.escaped(operation.caseName))\(declarationParameters(operation))\n"
         }
         text += "\n    \(access)var host: String { \(api).configuration.server }\n"
@@ -58,6 +59,11 @@ struct ServiceRenderer {
             text += "        default: \(api).configuration.middlewares(host: host, authorized: true)\n        }\n    }\n"
         }
         return text + "}\n"
+    }
+
+    /// `deprecated: true` as the attribute the compiler reports at every use.
+    private func deprecation(_ operation: Operation) -> String {
+        operation.isDeprecated ? "    @available(*, deprecated, message: \"deprecated in the API's OpenAPI document\")\n" : ""
     }
 
     private func declarationParameters(_ operation: Operation) -> String {
@@ -94,13 +100,32 @@ struct ServiceRenderer {
         return text + "    }\n"
     }
 
-    /// The path as a Swift string literal with every parameter through `\(segment:)`.
+    /// The path as a Swift string literal with every parameter through `\(segment:)`, and a query
+    /// the path writes (`/items?kind=x`) through `\(query:)`: EndpointRouter refuses any other `?`
+    /// in an endpoint (`HTTPClientError.delimiterInEndpoint`), since a `?` in a value would
+    /// otherwise cut the path silently.
     private func endpointLiteral(_ operation: Operation) -> (String, Set<String>) {
         var path = Substring(operation.path)
         while path.hasPrefix("/") { path = path.dropFirst() }
-        var literal = ""
+        // A fragment is never sent; the document means the path before it.
+        if let hash = path.firstIndex(of: "#") { path = path[..<hash] }
         var names: Set<String> = []
-        var rest = path
+        guard let question = path.firstIndex(of: "?") else {
+            return ("\"" + templateLiteral(path, operation, &names) + "\"", names)
+        }
+        var literal = templateLiteral(path[..<question], operation, &names)
+        let query = path[path.index(after: question)...]
+        if !query.isEmpty {
+            literal += "\\(query: \"" + templateLiteral(query, operation, &names) + "\")"
+        }
+        return ("\"" + literal + "\"", names)
+    }
+
+    /// The text of a path template inside a string literal: literal text escaped, each `{name}`
+    /// that is a path parameter through `\(segment:)`.
+    private func templateLiteral(_ template: Substring, _ operation: Operation, _ names: inout Set<String>) -> String {
+        var literal = ""
+        var rest = template
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             literal += escapeLiteral(String(rest[..<open]))
             let key = String(rest[rest.index(after: open)..<close])
@@ -120,7 +145,7 @@ struct ServiceRenderer {
             rest = rest[rest.index(after: close)...]
         }
         literal += escapeLiteral(String(rest))
-        return ("\"" + literal + "\"", names)
+        return literal
     }
 
     private func escapeLiteral(_ text: String) -> String {
@@ -225,19 +250,24 @@ struct ServiceRenderer {
     }
 
     private func headersProperty() -> String {
-        let withHeaders = operations.filter { $0.parameters.contains { $0.location == .header } }
+        let withHeaders = operations.filter { $0.accept != nil || $0.parameters.contains { $0.location == .header } }
         guard !withHeaders.isEmpty else { return "" }
         var text = "    \(access)var headers: [String: String]? {\n        switch self {\n"
         for operation in withHeaders {
             let headers = operation.parameters.filter { $0.location == .header }
-            let entries = headers.map { parameter -> String in
-                let name = SwiftNames.escaped(parameter.label)
-                let value =
-                    parameter.serialization == .jsonText
-                    ? (parameter.isOptional ? "\(name).map { \(api).jsonText($0) }" : "\(api).jsonText(\(name))")
-                    : textExpression(parameter.type, name, optional: parameter.isOptional)
-                return "\(SwiftNames.literal(parameter.key)): \(value)"
-            }
+            // The stream call's own `Accept` (`events()` sends one; the lines call passes one)
+            // replaces this one.
+            let accept = operation.accept.map { ["\"Accept\": \(SwiftNames.literal($0))"] } ?? []
+            let entries =
+                accept
+                + headers.map { parameter -> String in
+                    let name = SwiftNames.escaped(parameter.label)
+                    let value =
+                        parameter.serialization == .jsonText
+                        ? (parameter.isOptional ? "\(name).map { \(api).jsonText($0) }" : "\(api).jsonText(\(name))")
+                        : textExpression(parameter.type, name, optional: parameter.isOptional)
+                    return "\(SwiftNames.literal(parameter.key)): \(value)"
+                }
             text +=
                 "        case \(pattern(operation, binding: Set(headers.map(\.label)))): return \(api).headerFields([\(entries.joined(separator: ", "))])\n"
         }
@@ -288,6 +318,7 @@ struct ServiceRenderer {
             let errors =
                 operation.errorTypes.isEmpty ? "" : "; failures document \(operation.errorTypes.map { "`\($0)`" }.joined(separator: ", "))"
             let signature = "\(access)static func \(SwiftNames.escaped(operation.caseName))(\(parameters))"
+            text += deprecation(operation)
             switch operation.success {
             case .decoded(let type):
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → `\(code(type))`\(errors).\n"
@@ -309,8 +340,50 @@ struct ServiceRenderer {
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → one `\(code(type))` per line\(errors).\n"
                 text += "    \(signature) -> EndpointRouter.ResponseStream<\(code(type))> {\n"
                 text += "        \(call).jsonLines(of: \(code(type)).self)\n    }\n"
+            case .lines:
+                text += "    /// `\(operation.method.uppercased()) \(operation.path)` → the answer's lines, as text\(errors).\n"
+                text += "    \(signature) -> EndpointRouter.ResponseStream<String> {\n"
+                text += "        \(call).lines()\n    }\n"
+            }
+            if let stream = operation.streamCall {
+                text += streamFunction(operation, stream, parameters: String(parameters), call: call, errors: errors)
             }
         }
         return text + "}\n"
+    }
+
+    /// The second call of an operation whose answer is also offered as a stream: the same request
+    /// asking for the stream's media type.
+    private func streamFunction(_ operation: Operation, _ stream: Operation.StreamCall, parameters: String, call: String, errors: String)
+        -> String
+    {
+        let route = "`\(operation.method.uppercased()) \(operation.path)` as `\(stream.media)`"
+        let signature = "\(access)static func \(SwiftNames.escaped(stream.name))(\(parameters))"
+        let accept = "headers: [\"Accept\": \(SwiftNames.literal(stream.media))]"
+        var text = ""
+        switch stream.kind {
+        case .decodedEvents(let type):
+            text += "    /// \(route): each event's data decoded as `\(code(type))`\(errors); `\(operation.caseName)` gives the\n"
+            text += "    /// ordinary answer. The request is sent when the loop starts.\n"
+            text += deprecation(operation)
+            text += "    \(signature) -> \(api).DecodedEvents<\(code(type))> {\n"
+            text += "        \(api).DecodedEvents(\(call).events())\n    }\n"
+        case .events:
+            text += "    /// \(route): Server-Sent Events\(errors); `\(operation.caseName)` gives the ordinary answer.\n"
+            text += deprecation(operation)
+            text += "    \(signature) -> EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent> {\n"
+            text += "        \(call).events()\n    }\n"
+        case .jsonLines(let type):
+            text += "    /// \(route): one `\(code(type))` per line\(errors); `\(operation.caseName)` gives the ordinary answer.\n"
+            text += deprecation(operation)
+            text += "    \(signature) -> EndpointRouter.ResponseStream<\(code(type))> {\n"
+            text += "        \(call).jsonLines(of: \(code(type)).self, \(accept))\n    }\n"
+        case .lines:
+            text += "    /// \(route): the answer's lines, as text\(errors); `\(operation.caseName)` gives the ordinary answer.\n"
+            text += deprecation(operation)
+            text += "    \(signature) -> EndpointRouter.ResponseStream<String> {\n"
+            text += "        \(call).lines(\(accept))\n    }\n"
+        }
+        return text
     }
 }

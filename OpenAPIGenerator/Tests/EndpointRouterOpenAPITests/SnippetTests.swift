@@ -87,9 +87,12 @@ struct SnippetTests {
                   oneOf: [{type: integer}, {type: string}]
             """)
         #expect(text.contains("public enum Pet: Codable, Sendable, Hashable {\n    case cat(Cat)\n    case dog(Dog)\n"))
-        #expect(text.contains("switch try container.decode(String.self, forKey: TAPI.AnyCodingKey(\"kind\")) {"))
-        #expect(text.contains("case \"cat\": self = .cat(try decoder.singleValueContainer().decode(Cat.self))"))
-        #expect(text.contains("case \"Dog\": self = .dog(try decoder.singleValueContainer().decode(Dog.self))"))
+        #expect(text.contains("switch try container.decodeIfPresent(String.self, forKey: TAPI.AnyCodingKey(\"kind\")) {"))
+        #expect(text.contains("case \"cat\"?: self = .cat(try decoder.singleValueContainer().decode(Cat.self)); return"))
+        #expect(text.contains("case \"Dog\"?: self = .dog(try decoder.singleValueContainer().decode(Dog.self)); return"))
+        // A kind the document does not name is kept, not a failed response.
+        #expect(text.contains("    case unknown(TAPI.JSONValue)\n"))
+        #expect(text.contains("        self = .unknown(try TAPI.JSONValue(from: decoder))\n"))
         #expect(text.contains("public enum IdOrName: Codable, Sendable, Hashable {\n    case int(Int)\n    case string(String)\n"))
         #expect(
             text.contains("do { self = .int(try decoder.singleValueContainer().decode(Int.self)); return } catch { errors.append(error) }"))
