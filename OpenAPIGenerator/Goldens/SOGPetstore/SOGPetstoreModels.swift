@@ -355,9 +355,35 @@ public enum AnyOfObjects: Codable, Sendable, Hashable {
     case anyOfObjectsCase1(AnyOfObjectsCase1)
     case codeError(CodeError)
     public init(from decoder: any Decoder) throws {
+        let keys = Set((try? decoder.container(keyedBy: SOGPetstoreAPI.AnyCodingKey.self))?.allKeys.map(\.stringValue) ?? [])
+        var best: (value: Self, score: Int)?
         var errors: [any Error] = []
-        do { self = .anyOfObjectsCase1(try decoder.singleValueContainer().decode(AnyOfObjectsCase1.self)); return } catch { errors.append(error) }
-        do { self = .codeError(try decoder.singleValueContainer().decode(CodeError.self)); return } catch { errors.append(error) }
+        do {
+            let value = Self.anyOfObjectsCase1(try decoder.singleValueContainer().decode(AnyOfObjectsCase1.self))
+            let score = keys.intersection(["message"]).count
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        do {
+            let value = Self.codeError(try decoder.singleValueContainer().decode(CodeError.self))
+            let score = keys.intersection(["code"]).count
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        if let best {
+            self = best.value
+            return
+        }
         throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no alternative of AnyOfObjects matched: \(errors)"))
     }
     public func encode(to encoder: any Encoder) throws {
@@ -375,11 +401,57 @@ public enum OneOfAny: Codable, Sendable, Hashable {
     case codeError(CodeError)
     case anyOfObjectsCase1(AnyOfObjectsCase1)
     public init(from decoder: any Decoder) throws {
+        let keys = Set((try? decoder.container(keyedBy: SOGPetstoreAPI.AnyCodingKey.self))?.allKeys.map(\.stringValue) ?? [])
+        var best: (value: Self, score: Int)?
         var errors: [any Error] = []
-        do { self = .string(try decoder.singleValueContainer().decode(String.self)); return } catch { errors.append(error) }
-        do { self = .int(try decoder.singleValueContainer().decode(Int.self)); return } catch { errors.append(error) }
-        do { self = .codeError(try decoder.singleValueContainer().decode(CodeError.self)); return } catch { errors.append(error) }
-        do { self = .anyOfObjectsCase1(try decoder.singleValueContainer().decode(AnyOfObjectsCase1.self)); return } catch { errors.append(error) }
+        do {
+            let value = Self.string(try decoder.singleValueContainer().decode(String.self))
+            let score = 0
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        do {
+            let value = Self.int(try decoder.singleValueContainer().decode(Int.self))
+            let score = 0
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        do {
+            let value = Self.codeError(try decoder.singleValueContainer().decode(CodeError.self))
+            let score = keys.intersection(["code"]).count
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        do {
+            let value = Self.anyOfObjectsCase1(try decoder.singleValueContainer().decode(AnyOfObjectsCase1.self))
+            let score = keys.intersection(["message"]).count
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        if let best {
+            self = best.value
+            return
+        }
         throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no alternative of OneOfAny matched: \(errors)"))
     }
     public func encode(to encoder: any Encoder) throws {

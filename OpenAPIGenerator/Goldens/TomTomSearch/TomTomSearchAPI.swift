@@ -123,8 +123,8 @@ public enum TomTomSearch {
     public static func getSearchAdditionalData(versionNumber: Int, ext: GetSearchAdditionalDataExt, geometries: String, geometriesZoom: Int? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.getSearchAdditionalData(versionNumber: versionNumber, ext: ext, geometries: geometries, geometriesZoom: geometriesZoom).request(type: EndpointRouter.EmptyResponse.self)
     }
-    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     /// `GET /search/{versionNumber}/cS/{category}.{ext}` → no body.
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     public static func getSearchCS(versionNumber: Int, category: String, ext: GetSearchCSExt, typeahead: Bool? = nil, limit: Int? = nil, ofs: Int? = nil, countrySet: String? = nil, lat: Float? = nil, lon: Float? = nil, radius: Int? = nil, topLeft: String? = nil, btmRight: String? = nil, language: String? = nil, idxSet: String? = nil, view: GetSearchCSView? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.getSearchCS(versionNumber: versionNumber, category: category, ext: ext, typeahead: typeahead, limit: limit, ofs: ofs, countrySet: countrySet, lat: lat, lon: lon, radius: radius, topLeft: topLeft, btmRight: btmRight, language: language, idxSet: idxSet, view: view).request(type: EndpointRouter.EmptyResponse.self)
     }
@@ -168,23 +168,23 @@ public enum TomTomSearch {
     public static func getSearchReverseGeocode(versionNumber: Int, position: String, ext: GetSearchCSExt, spatialKeys: Bool? = nil, returnSpeedLimit: Bool? = nil, heading: Float? = nil, radius: Int? = nil, number: String? = nil, returnRoadUse: Bool? = nil, roadUse: String? = nil, callback: String? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.getSearchReverseGeocode(versionNumber: versionNumber, position: position, ext: ext, spatialKeys: spatialKeys, returnSpeedLimit: returnSpeedLimit, heading: heading, radius: radius, number: number, returnRoadUse: returnRoadUse, roadUse: roadUse, callback: callback).request(type: EndpointRouter.EmptyResponse.self)
     }
-    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     /// `GET /search/{versionNumber}/routedFilter/{position}/{heading}.{ext}` → no body.
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     public static func getSearchRoutedFilter(versionNumber: Int, position: String, heading: Float, ext: GetSearchCSExt, poiList: String, routingTimeout: Int? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.getSearchRoutedFilter(versionNumber: versionNumber, position: position, heading: heading, ext: ext, poiList: poiList, routingTimeout: routingTimeout).request(type: EndpointRouter.EmptyResponse.self)
     }
-    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     /// `POST /search/{versionNumber}/routedFilter/{position}/{heading}.{ext}` → no body.
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     public static func postSearchRoutedFilter(versionNumber: Int, position: String, heading: Float, ext: GetSearchCSExt, routingTimeout: Int? = nil, _ body: PostSearchRoutedFilterRequest? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.postSearchRoutedFilter(versionNumber: versionNumber, position: position, heading: heading, ext: ext, routingTimeout: routingTimeout, body).request(type: EndpointRouter.EmptyResponse.self)
     }
-    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     /// `GET /search/{versionNumber}/routedSearch/{query}/{position}/{heading}.{ext}` → no body.
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     public static func getSearchRoutedSearch(versionNumber: Int, query: String, position: String, heading: Float, ext: GetSearchCSExt, typeahead: Bool? = nil, limit: Int? = nil, multiplier: Int? = nil, routingTimeout: Int? = nil, language: String? = nil, extendedPostalCodesFor: String? = nil, idxSet: String? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.getSearchRoutedSearch(versionNumber: versionNumber, query: query, position: position, heading: heading, ext: ext, typeahead: typeahead, limit: limit, multiplier: multiplier, routingTimeout: routingTimeout, language: language, extendedPostalCodesFor: extendedPostalCodesFor, idxSet: idxSet).request(type: EndpointRouter.EmptyResponse.self)
     }
-    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     /// `GET /search/{versionNumber}/s/{query}.{ext}` → no body.
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     public static func getSearchS(versionNumber: Int, query: String, ext: GetSearchCSExt, typeahead: Bool? = nil, limit: Int? = nil, ofs: Int? = nil, countrySet: String? = nil, lat: Float? = nil, lon: Float? = nil, radius: Int? = nil, topLeft: String? = nil, btmRight: String? = nil, language: String? = nil, idxSet: String? = nil, view: GetSearchCSView? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.getSearchS(versionNumber: versionNumber, query: query, ext: ext, typeahead: typeahead, limit: limit, ofs: ofs, countrySet: countrySet, lat: lat, lon: lon, radius: radius, topLeft: topLeft, btmRight: btmRight, language: language, idxSet: idxSet, view: view).request(type: EndpointRouter.EmptyResponse.self)
     }

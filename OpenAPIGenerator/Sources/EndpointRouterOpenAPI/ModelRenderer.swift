@@ -20,8 +20,10 @@ struct ModelRenderer {
             usesIndirect = usesIndirect || indirect
             blocks.append(text)
         }
+        let keysByStruct = Dictionary(
+            translator.structs.map { ($0.name, $0.properties.map(\.key)) }, uniquingKeysWith: { first, _ in first })
         for declaration in translator.choices {
-            blocks.append(choice(declaration, isIndirect: cyclic.isRecursive(declaration)))
+            blocks.append(choice(declaration, isIndirect: cyclic.isRecursive(declaration), keysByStruct: keysByStruct))
         }
         return (blocks, usesIndirect)
     }
@@ -42,6 +44,13 @@ struct ModelRenderer {
         return text + "}\n"
     }
 
+    /// The stored property behind `property`: its own name, or `_name` for a deprecated one, whose
+    /// public name is a computed property marked deprecated (the initializer and the coding keys
+    /// use the stored one, so the generated code itself raises no deprecation warning).
+    private func storedName(_ property: StructDeclaration.Property) -> String {
+        property.isDeprecated ? "_" + property.name : property.name
+    }
+
     private func structure(_ declaration: StructDeclaration, cyclic: CycleFinder) -> (String, Bool) {
         var text = doc(declaration.summary, indent: "")
         text += "\(access)struct \(declaration.name): Codable, Sendable, Hashable {\n"
@@ -53,13 +62,20 @@ struct ModelRenderer {
             text += doc(property.summary, indent: "    ")
             let isIndirect = property.type.directModel.map { cyclic.sameCycle($0, declaration.name) } ?? false
             usesIndirect = usesIndirect || isIndirect
-            text += "    \(isIndirect ? "@\(api).Indirect " : "")\(access)var \(name): \(typeCode)\n"
+            let wrapper = isIndirect ? "@\(api).Indirect " : ""
+            if property.isDeprecated {
+                let stored = storedName(property)
+                text += "    @available(*, deprecated, message: \"deprecated in the API's OpenAPI document\")\n"
+                text += "    \(access)var \(name): \(typeCode) {\n        get { \(stored) }\n        set { \(stored) = newValue }\n    }\n"
+                text += "    \(wrapper)var \(stored): \(typeCode)\n"
+            } else {
+                text += "    \(wrapper)\(access)var \(name): \(typeCode)\n"
+            }
             parameters.append("\(name): \(typeCode)\(property.isOptional ? " = nil" : "")")
         }
         text += "    \(access)init(\(parameters.joined(separator: ", "))) {\n"
         for property in declaration.properties {
-            let name = SwiftNames.escaped(property.name)
-            text += "        self.\(name) = \(name)\n"
+            text += "        self.\(SwiftNames.escaped(storedName(property))) = \(SwiftNames.escaped(property.name))\n"
         }
         text += "    }\n"
         if declaration.properties.contains(where: \.writesNull) {
@@ -67,18 +83,18 @@ struct ModelRenderer {
             text += "    \(access)func encode(to encoder: any Encoder) throws {\n"
             text += "        var container = encoder.container(keyedBy: CodingKeys.self)\n"
             for property in declaration.properties {
-                let name = SwiftNames.escaped(property.name)
+                let name = SwiftNames.escaped(storedName(property))
                 let method = property.isOptional && !property.writesNull ? "encodeIfPresent" : "encode"
                 text += "        try container.\(method)(\(name), forKey: .\(name))\n"
             }
             text += "    }\n"
         }
-        if declaration.properties.contains(where: { $0.name != $0.key }) {
+        if declaration.properties.contains(where: { storedName($0) != $0.key }) {
             text += "    enum CodingKeys: String, CodingKey {\n"
             for property in declaration.properties {
-                let name = SwiftNames.escaped(property.name)
+                let name = SwiftNames.escaped(storedName(property))
                 text +=
-                    property.name == property.key
+                    storedName(property) == property.key
                     ? "        case \(name)\n" : "        case \(name) = \(SwiftNames.literal(property.key))\n"
             }
             text += "    }\n"
@@ -86,7 +102,37 @@ struct ModelRenderer {
         return (text + "}\n", usesIndirect)
     }
 
-    private func choice(_ declaration: ChoiceDeclaration, isIndirect: Bool) -> String {
+    /// Decoding by trying objects: the first alternative may decode (its properties optional) and
+    /// drop the fields of a richer one, so each alternative that decodes is scored by how many of
+    /// the keys present it declares; the highest wins, the earlier one on a tie, and one that
+    /// declares every key present is taken at once.
+    private func bestMatch(_ tried: [ChoiceDeclaration.Alternative], declaration: ChoiceDeclaration, keysByStruct: [String: [String]])
+        -> String
+    {
+        var text =
+            "        let keys = Set((try? decoder.container(keyedBy: \(api).AnyCodingKey.self))?.allKeys.map(\\.stringValue) ?? [])\n"
+        text += "        var best: (value: Self, score: Int)?\n"
+        text += "        var errors: [any Error] = []\n"
+        for alternative in tried {
+            let decode =
+                "Self.\(SwiftNames.escaped(alternative.caseName))(try decoder.singleValueContainer().decode(\(alternative.type.code(service: api)).self))"
+            let declared = alternative.type.directModel.flatMap { keysByStruct[$0] } ?? []
+            let score = declared.isEmpty ? "0" : "keys.intersection([\(declared.map(SwiftNames.literal).joined(separator: ", "))]).count"
+            text += "        do {\n"
+            text += "            let value = \(decode)\n"
+            text += "            let score = \(score)\n"
+            // Every key accounted for: no later alternative can do better.
+            text += "            if score == keys.count {\n                self = value\n                return\n            }\n"
+            text += "            if score > (best?.score ?? -1) { best = (value, score) }\n"
+            text += "        } catch {\n            errors.append(error)\n        }\n"
+        }
+        text += "        if let best {\n            self = best.value\n            return\n        }\n"
+        text +=
+            "        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: \"no alternative of \(declaration.name) matched: \\(errors)\"))\n"
+        return text
+    }
+
+    private func choice(_ declaration: ChoiceDeclaration, isIndirect: Bool, keysByStruct: [String: [String]]) -> String {
         var text = doc(declaration.summary, indent: "")
         text += "\(access)\(isIndirect ? "indirect " : "")enum \(declaration.name): Codable, Sendable, Hashable {\n"
         for alternative in declaration.alternatives {
@@ -114,6 +160,8 @@ struct ModelRenderer {
         } else if tried.isEmpty {
             text +=
                 "        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: \"unknown \(declaration.discriminator ?? "") value for \(declaration.name)\"))\n"
+        } else if tried.filter({ $0.type.directModel.flatMap { keysByStruct[$0] } != nil }).count > 1 {
+            text += bestMatch(tried, declaration: declaration, keysByStruct: keysByStruct)
         } else {
             text += "        var errors: [any Error] = []\n"
             for alternative in tried {

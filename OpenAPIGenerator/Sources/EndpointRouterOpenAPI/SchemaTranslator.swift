@@ -266,7 +266,8 @@ final class SchemaTranslator {
                 declaration.properties.append(
                     .init(
                         key: key, name: propertyName, type: propertyType, isOptional: nullable || !required.contains(key),
-                        writesNull: nullable && required.contains(key), summary: SwiftNames.summary(description)))
+                        writesNull: nullable && required.contains(key),
+                        isDeprecated: propertySchema["deprecated"]?.bool == true, summary: SwiftNames.summary(description)))
             }
         }
         structs.append(declaration)

@@ -318,31 +318,31 @@ struct ServiceRenderer {
             let errors =
                 operation.errorTypes.isEmpty ? "" : "; failures document \(operation.errorTypes.map { "`\($0)`" }.joined(separator: ", "))"
             let signature = "\(access)static func \(SwiftNames.escaped(operation.caseName))(\(parameters))"
-            text += deprecation(operation)
+            let deprecated = deprecation(operation)
             switch operation.success {
             case .decoded(let type):
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → `\(code(type))`\(errors).\n"
-                text += "    \(signature) async -> Result<\(code(type)), EndpointRouter.HTTPClientError> {\n"
+                text += deprecated + "    \(signature) async -> Result<\(code(type)), EndpointRouter.HTTPClientError> {\n"
                 text += "        await \(call).request(type: \(code(type)).self)\n    }\n"
             case .empty:
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → no body\(errors).\n"
-                text += "    \(signature) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {\n"
+                text += deprecated + "    \(signature) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {\n"
                 text += "        await \(call).request(type: EndpointRouter.EmptyResponse.self)\n    }\n"
             case .jsonString:
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → `String` (a JSON string)\(errors).\n"
-                text += "    \(signature) async -> Result<String, EndpointRouter.HTTPClientError> {\n"
+                text += deprecated + "    \(signature) async -> Result<String, EndpointRouter.HTTPClientError> {\n"
                 text += "        await \(call).response(type: Data.self).flatMap(\(api).decodeJSONString)\n    }\n"
             case .events:
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → Server-Sent Events\(errors).\n"
-                text += "    \(signature) -> EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent> {\n"
+                text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent> {\n"
                 text += "        \(call).events()\n    }\n"
             case .jsonLines(let type):
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → one `\(code(type))` per line\(errors).\n"
-                text += "    \(signature) -> EndpointRouter.ResponseStream<\(code(type))> {\n"
+                text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<\(code(type))> {\n"
                 text += "        \(call).jsonLines(of: \(code(type)).self)\n    }\n"
             case .lines:
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → the answer's lines, as text\(errors).\n"
-                text += "    \(signature) -> EndpointRouter.ResponseStream<String> {\n"
+                text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<String> {\n"
                 text += "        \(call).lines()\n    }\n"
             }
             if let stream = operation.streamCall {
@@ -360,28 +360,25 @@ struct ServiceRenderer {
         let route = "`\(operation.method.uppercased()) \(operation.path)` as `\(stream.media)`"
         let signature = "\(access)static func \(SwiftNames.escaped(stream.name))(\(parameters))"
         let accept = "headers: [\"Accept\": \(SwiftNames.literal(stream.media))]"
+        let deprecated = deprecation(operation)
         var text = ""
         switch stream.kind {
         case .decodedEvents(let type):
             text += "    /// \(route): each event's data decoded as `\(code(type))`\(errors); `\(operation.caseName)` gives the\n"
             text += "    /// ordinary answer. The request is sent when the loop starts.\n"
-            text += deprecation(operation)
-            text += "    \(signature) -> \(api).DecodedEvents<\(code(type))> {\n"
+            text += deprecated + "    \(signature) -> \(api).DecodedEvents<\(code(type))> {\n"
             text += "        \(api).DecodedEvents(\(call).events())\n    }\n"
         case .events:
             text += "    /// \(route): Server-Sent Events\(errors); `\(operation.caseName)` gives the ordinary answer.\n"
-            text += deprecation(operation)
-            text += "    \(signature) -> EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent> {\n"
+            text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent> {\n"
             text += "        \(call).events()\n    }\n"
         case .jsonLines(let type):
             text += "    /// \(route): one `\(code(type))` per line\(errors); `\(operation.caseName)` gives the ordinary answer.\n"
-            text += deprecation(operation)
-            text += "    \(signature) -> EndpointRouter.ResponseStream<\(code(type))> {\n"
+            text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<\(code(type))> {\n"
             text += "        \(call).jsonLines(of: \(code(type)).self, \(accept))\n    }\n"
         case .lines:
             text += "    /// \(route): the answer's lines, as text\(errors); `\(operation.caseName)` gives the ordinary answer.\n"
-            text += deprecation(operation)
-            text += "    \(signature) -> EndpointRouter.ResponseStream<String> {\n"
+            text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<String> {\n"
             text += "        \(call).lines(\(accept))\n    }\n"
         }
         return text

@@ -47,6 +47,8 @@ struct StructDeclaration {
         /// Required and nullable: the key is always written, `null` included, since a server
         /// that requires the key refuses a body without it (FastAPI answers 422).
         var writesNull: Bool
+        /// `deprecated: true`: marked `@available(*, deprecated)` where it is used.
+        var isDeprecated: Bool
         var summary: String?
     }
     var name: String

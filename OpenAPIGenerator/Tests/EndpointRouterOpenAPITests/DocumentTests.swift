@@ -24,6 +24,7 @@ enum Fixtures {
         ("Patterns/r3-json-and-sse.yaml", "R3", "Patterns/R3"), ("Patterns/r4-json-and-ndjson.yaml", "R4", "Patterns/R4"),
         ("Patterns/r5-discriminator-no-mapping.yaml", "R5", "Patterns/R5"),
         ("Patterns/r6-required-nullable-body.yaml", "R6", "Patterns/R6"), ("Patterns/r7-literal-query-path.yaml", "R7", "Patterns/R7"),
+        ("Patterns/r8-oneof-without-discriminator.yaml", "R8", "Patterns/R8"),
     ]
 
     static func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }

@@ -98,6 +98,27 @@ struct SnippetTests {
             text.contains("do { self = .int(try decoder.singleValueContainer().decode(Int.self)); return } catch { errors.append(error) }"))
     }
 
+    @Test func deprecatedOperationsAndPropertiesAreMarkedForTheCompiler() throws {
+        let (text, _) = try generate(
+            """
+            paths:
+              /old: {get: {operationId: oldList, deprecated: true, responses: {'200': {description: ok}}}}
+              /new: {get: {operationId: newList, responses: {'200': {description: ok}}}}
+            components:
+              schemas:
+                Item: {type: object, properties: {old: {type: string, deprecated: true}, name: {type: string}}}
+            """)
+        let attribute = "@available(*, deprecated, message: \"deprecated in the API's OpenAPI document\")"
+        #expect(text.contains("    \(attribute)\n    case oldList\n"))
+        #expect(text.contains("    \(attribute)\n    public static func oldList() async"))
+        #expect(!text.contains("\(attribute)\n    case newList"))
+        #expect(
+            text.contains("    \(attribute)\n    public var old: String? {\n        get { _old }\n        set { _old = newValue }\n    }\n")
+        )
+        #expect(text.contains("        case _old = \"old\"\n"))
+        #expect(text.contains("    public var name: String?\n"))
+    }
+
     @Test func allOfOfObjectsIsOneFlattenedStruct() throws {
         let (text, _) = try generate(
             """

@@ -1,8 +1,9 @@
 import EndpointRouter
 import EndpointRouterTesting
 import Foundation
-import GoldenPatterns
 import Testing
+
+@testable import GoldenPatterns
 
 /// The pattern documents of issue 42 (`Fixtures/Patterns`) as generated (`Goldens/Patterns`, which
 /// this package compiles): what each call puts on the wire, and what it makes of the answers real
@@ -133,6 +134,18 @@ struct PatternBehaviourTests {
         #expect(String(decoding: try #require(stub.lastRequest).body, as: UTF8.self) == #"{"scheduled_at":"2023-11-14T22:13:20Z"}"#)
     }
 
+    /// r6: a deprecated property keeps its key on the wire; the public name is the deprecated one,
+    /// so reading it here (through the stored `_old`) is what avoids the warning.
+    @Test func aDeprecatedPropertyStillTravelsUnderItsKey() async throws {
+        R6API.configuration.use(server: Self.server)
+        let stub = StubTransport { _ in .status(200) }
+        _ = try await withTransport(stub) { try await R6.trigger(Body(scheduledAt: nil, old: "v1")).get() }
+        #expect(String(decoding: try #require(stub.lastRequest).body, as: UTF8.self) == #"{"old":"v1","scheduled_at":null}"#)
+        let decoded = try R6API.jsonDecoder.decode(Body.self, from: Data(#"{"scheduled_at": null, "old": "v0"}"#.utf8))
+        #expect(decoded._old == "v0")
+        #expect(decoded.scheduledAt == nil)
+    }
+
     /// r7 (issue 43): a path that writes a query keeps it, through `\(query:)`, before the
     /// parameters (a `?` in an endpoint is otherwise refused with `.delimiterInEndpoint`).
     @Test func aPathWithALiteralQueryKeepsItBeforeTheParameters() async throws {
@@ -145,5 +158,19 @@ struct PatternBehaviourTests {
         let item = StubTransport { _ in .status(200) }
         _ = try await withTransport(item) { try await R7.getItem(id: "a/b", lang: "en&x").get() }
         #expect(item.lastRequest?.url.absoluteString == "https://api.example.test/v1/items/a%2Fb?view=full&lang=en%26x")
+    }
+
+    /// oneOf without a discriminator: the alternative that declares the most keys present wins, the
+    /// earlier one on a tie (the first that decoded lost `width` and `height` before).
+    @Test func aOneOfWithoutDiscriminatorPrefersTheAlternativeThatAccountsForMostKeys() async throws {
+        R8API.configuration.use(server: Self.server)
+        let detailed = StubTransport { _ in .json(#"{"id": "s1", "width": 2, "height": 3}"#) }
+        #expect(
+            try await withTransport(detailed) { try await R8.getShape(id: "s1").get() }
+                == .detailed(Detailed(id: "s1", width: 2, height: 3)))
+        let basic = StubTransport { _ in .json(#"{"id": "s2"}"#) }
+        #expect(try await withTransport(basic) { try await R8.getShape(id: "s2").get() } == .basic(Basic(id: "s2")))
+        let tie = StubTransport { _ in .json(#"{"id": "s3", "colour": "red"}"#) }
+        #expect(try await withTransport(tie) { try await R8.getShape(id: "s3").get() } == .basic(Basic(id: "s3")))
     }
 }

@@ -37,8 +37,8 @@ public enum R6API: EndpointRouter.HTTPClient, Sendable, Hashable {
 
 /// The operations of R6 with their documented success types; each call goes through R6API.
 public enum R6 {
-    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     /// `GET /runs` → no body.
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     public static func oldList() async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await R6API.oldList.request(type: EndpointRouter.EmptyResponse.self)
     }

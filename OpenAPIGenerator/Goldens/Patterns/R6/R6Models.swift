@@ -4,18 +4,23 @@ import Foundation
 
 public struct Body: Codable, Sendable, Hashable {
     public var scheduledAt: Date?
-    public var old: String?
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
+    public var old: String? {
+        get { _old }
+        set { _old = newValue }
+    }
+    var _old: String?
     public init(scheduledAt: Date? = nil, old: String? = nil) {
         self.scheduledAt = scheduledAt
-        self.old = old
+        self._old = old
     }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(scheduledAt, forKey: .scheduledAt)
-        try container.encodeIfPresent(old, forKey: .old)
+        try container.encodeIfPresent(_old, forKey: ._old)
     }
     enum CodingKeys: String, CodingKey {
         case scheduledAt = "scheduled_at"
-        case old
+        case _old = "old"
     }
 }
