@@ -3,6 +3,10 @@ struct ModelRenderer {
     let api: String
     let access: String
     let includeDocumentation: Bool
+    /// The generated types a request body holds (directly or nested): only these write a required,
+    /// nullable property as `null`; the others are only decoded, and a custom `encode(to:)` for each
+    /// would add thousands of lines to a large document (GitHub's) for nothing.
+    var requestTypes: Set<String> = []
 
     /// Each model declaration as one block of text, in document order of reading.
     func render(_ translator: SchemaTranslator) -> (blocks: [String], usesIndirect: Bool) {
@@ -78,7 +82,7 @@ struct ModelRenderer {
             text += "        self.\(SwiftNames.escaped(storedName(property))) = \(SwiftNames.escaped(property.name))\n"
         }
         text += "    }\n"
-        if declaration.properties.contains(where: \.writesNull) {
+        if requestTypes.contains(declaration.name), declaration.properties.contains(where: \.writesNull) {
             // The synthesized encoding leaves a nil optional out; a required one must be sent as null.
             text += "    \(access)func encode(to encoder: any Encoder) throws {\n"
             text += "        var container = encoder.container(keyedBy: CodingKeys.self)\n"

@@ -212,6 +212,28 @@ final class SchemaTranslator {
         return .dictionary(Self.element(value))
     }
 
+    /// The names of the generated structs and enums `roots` hold, through properties, alternatives,
+    /// arrays and dictionaries.
+    func typesReachable(from roots: [SwiftTypeReference]) -> Set<String> {
+        let structsByName = Dictionary(structs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let choicesByName = Dictionary(choices.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var found: Set<String> = []
+        var pending = roots
+        while let type = pending.popLast() {
+            switch type {
+            case .model(let name):
+                guard found.insert(name).inserted else { continue }
+                pending += structsByName[name]?.properties.map(\.type) ?? []
+                pending += choicesByName[name]?.alternatives.map(\.type) ?? []
+            case .array(let element), .dictionary(let element), .optional(let element):
+                pending.append(element)
+            case .builtin, .date, .openEnum, .json:
+                continue
+            }
+        }
+        return found
+    }
+
     /// Whether `type` is a generated oneOf/anyOf whose alternatives are all numbers, strings or
     /// Booleans.
     func isScalarChoice(_ type: SwiftTypeReference) -> Bool {
