@@ -5,7 +5,8 @@ import Foundation
 extension SOGPetstoreAPI {
     /// Where calls go and how they are authorized: set at start-up, read on every call.
     public static let configuration = Configuration(server: defaultServer)
-    /// The document's first absolute server, the one calls go to until another is set.
+    /// The document's first absolute server without variables (else a template's defaults), the one calls go to until
+    /// another is set.
     public static let defaultServer: String? = "https://example.com/api"
     /// `{protocol}://{subdomain}.example.com:{port}/{basePath}`: A custom domain.
     public static func server3(protocol: String = "https", subdomain: String = "test", port: String = "443", basePath: String = "v1") -> String { "\(`protocol`)://\(subdomain).example.com:\(port)/\(basePath)" }

@@ -5,7 +5,8 @@ import Foundation
 extension USPTOAPI {
     /// Where calls go and how they are authorized: set at start-up, read on every call.
     public static let configuration = Configuration(server: defaultServer)
-    /// The document's first absolute server, the one calls go to until another is set.
+    /// The document's first absolute server without variables (else a template's defaults), the one calls go to until
+    /// another is set.
     public static let defaultServer: String? = "https://developer.uspto.gov/ds-api"
     /// `{scheme}://developer.uspto.gov/ds-api`
     public static func server1(scheme: String = "https") -> String { "\(scheme)://developer.uspto.gov/ds-api" }

@@ -119,6 +119,29 @@ struct SnippetTests {
         #expect(text.contains("    public var name: String?\n"))
     }
 
+    @Test func theDefaultServerIsTheFirstWithoutVariablesNeverAPlaceholder() throws {
+        let (text, _) = try generate(
+            """
+            servers:
+              - url: 'https://{endpoint}/openai'
+                variables: {endpoint: {default: your-resource-name.openai.azure.com}}
+              - url: 'https://api.example.org/v1'
+            paths: {}
+            """)
+        #expect(text.contains("public static let defaultServer: String? = \"https://api.example.org/v1\""))
+        #expect(text.contains("public static func server1(endpoint: String = \"your-resource-name.openai.azure.com\") -> String"))
+
+        let (onlyTemplate, warnings) = try generate(
+            """
+            servers:
+              - url: 'https://{endpoint}/openai'
+                variables: {endpoint: {default: your-resource-name.openai.azure.com}}
+            paths: {}
+            """)
+        #expect(onlyTemplate.contains("public static let defaultServer: String? = nil"))
+        #expect(warnings.contains { $0.contains("no server of the document is a default") && $0.contains("TAPI.server1(") })
+    }
+
     @Test func allOfOfObjectsIsOneFlattenedStruct() throws {
         let (text, _) = try generate(
             """

@@ -5,7 +5,8 @@ import Foundation
 extension R7API {
     /// Where calls go and how they are authorized: set at start-up, read on every call.
     public static let configuration = Configuration(server: defaultServer)
-    /// The document's first absolute server, the one calls go to until another is set.
+    /// The document's first absolute server without variables (else a template's defaults), the one calls go to until
+    /// another is set.
     public static let defaultServer: String? = nil
 
     /// Decodes responses: `date-time` with or without fractional seconds. Public, so data read
