@@ -5,6 +5,9 @@ import Foundation
 /// Petstore: one case per operation; `request(type:)` works on every case, SOGPetstore gives each its documented type.
 public enum SOGPetstoreAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// List all pets `GET /pets`
+    ///
+    /// You can fetch
+    /// all the pets here
     case listPets(filter: ListPetsFilter, limit: Int32? = nil, habitat: ListPetsHabitat? = nil, feeds: [ListPetsFeedsItem]? = nil, myRequestUUID: String? = nil, sort: ListPetsSort? = nil, since: Date? = nil, jsonFilters: [PetFilter]? = nil)
     /// Create a pet `POST /pets`
     case createPet(xExtraArguments: CodeError? = nil, _ body: CreatePetRequest)

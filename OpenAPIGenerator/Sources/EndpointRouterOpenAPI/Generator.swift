@@ -116,7 +116,8 @@ public enum OpenAPIGenerator {
         var files: [GeneratedFile] = []
         var generatedText = models.blocks.joined()
         if !operations.isEmpty {
-            let renderer = ServiceRenderer(api: api, frontDoor: base, access: access, operations: operations)
+            let renderer = ServiceRenderer(
+                api: api, frontDoor: base, access: access, operations: operations, includeDocumentation: options.includeDocumentation)
             var service = header + imports + "\n" + renderer.renderEnum(title: title) + "\n" + renderer.renderFrontDoor(title: title)
             service +=
                 "\n"

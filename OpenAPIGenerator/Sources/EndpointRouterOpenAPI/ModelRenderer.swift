@@ -32,9 +32,12 @@ struct ModelRenderer {
         return (blocks, usesIndirect)
     }
 
+    /// The description as a doc comment, every line of it.
     private func doc(_ summary: String?, indent: String) -> String {
         guard includeDocumentation, let summary else { return "" }
-        return "\(indent)/// \(summary)\n"
+        return summary.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.isEmpty ? "\(indent)///\n" : "\(indent)/// \($0)\n"
+        }.joined()
     }
 
     private func openEnum(_ declaration: OpenEnumDeclaration) -> String {

@@ -66,6 +66,8 @@ struct Operation {
     var method: String
     var path: String
     var summary: String?
+    /// The whole description, when the summary is not already all of it.
+    var description: String?
     var parameters: [Parameter]
     var body: Body?
     var success: Success

@@ -117,10 +117,18 @@ struct OperationReader {
         let requiresAuthorization = (security?.array?.contains { ($0.object?.keys.count ?? 0) > 0 }) ?? false
         return Operation(
             caseName: caseName, method: method, path: path,
-            summary: SwiftNames.summary(operation["summary"]?.string ?? operation["description"]?.string), parameters: parameters,
+            summary: SwiftNames.summary(operation["summary"]?.string ?? operation["description"]?.string),
+            description: Self.description(of: operation), parameters: parameters,
             body: body, success: answer.success, errorTypes: errorTypes, extraSuccessStatuses: extraStatuses,
             requiresAuthorization: requiresAuthorization, accept: answer.accept, streamCall: streamCall,
             isDeprecated: operation["deprecated"]?.bool == true)
+    }
+
+    /// The operation's whole description, unless the summary line already says all of it.
+    static func description(of operation: DocumentObject) -> String? {
+        guard let full = SwiftNames.documentation(operation["description"]?.string) else { return nil }
+        let summary = SwiftNames.summary(operation["summary"]?.string ?? operation["description"]?.string)
+        return full == summary ? nil : full
     }
 
     /// `operationId` made lowerCamel (`meta/root` → `metaRoot`), or method and the path's literal

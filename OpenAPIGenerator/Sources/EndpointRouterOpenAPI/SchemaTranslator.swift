@@ -71,7 +71,7 @@ final class SchemaTranslator {
         if case .model(let declared) = result.0, declared == name {
         } else if case .openEnum(let declared) = result.0, declared == name {
         } else {
-            aliases.append((name, result.0, SwiftNames.summary(schema["description"]?.string)))
+            aliases.append((name, result.0, SwiftNames.documentation(schema["description"]?.string)))
         }
         return result
     }
@@ -274,7 +274,7 @@ final class SchemaTranslator {
     ) -> SwiftTypeReference {
         let typeName = declarationName(name, isComponent: isComponent)
         var declaration = StructDeclaration(
-            name: typeName, summary: SwiftNames.summary(schema["description"]?.string ?? schema["title"]?.string), pointer: pointer,
+            name: typeName, summary: SwiftNames.documentation(schema["description"]?.string ?? schema["title"]?.string), pointer: pointer,
             properties: [])
         var takenMembers: Set<String> = ["init", "CodingKeys"]
         var seenKeys: Set<String> = []
@@ -289,7 +289,7 @@ final class SchemaTranslator {
                     .init(
                         key: key, name: propertyName, type: propertyType, isOptional: nullable || !required.contains(key),
                         writesNull: nullable && required.contains(key),
-                        isDeprecated: propertySchema["deprecated"]?.bool == true, summary: SwiftNames.summary(description)))
+                        isDeprecated: propertySchema["deprecated"]?.bool == true, summary: SwiftNames.documentation(description)))
             }
         }
         structs.append(declaration)
@@ -341,7 +341,8 @@ final class SchemaTranslator {
             let base = value.isEmpty ? "empty" : SwiftNames.memberName(signed)
             constants.append((SwiftNames.unique(base, in: &taken), value))
         }
-        openEnums.append(OpenEnumDeclaration(name: typeName, summary: SwiftNames.summary(schema["description"]?.string), values: constants))
+        openEnums.append(
+            OpenEnumDeclaration(name: typeName, summary: SwiftNames.documentation(schema["description"]?.string), values: constants))
         return .openEnum(typeName)
     }
 
@@ -350,7 +351,7 @@ final class SchemaTranslator {
     ) -> SwiftTypeReference {
         let typeName = declarationName(name, isComponent: isComponent)
         var declaration = ChoiceDeclaration(
-            name: typeName, summary: SwiftNames.summary(schema["description"]?.string), discriminator: nil, alternatives: [])
+            name: typeName, summary: SwiftNames.documentation(schema["description"]?.string), discriminator: nil, alternatives: [])
         let discriminator = schema["discriminator"]?["propertyName"]?.string
         declaration.discriminator = discriminator
         var mapping: [String: [String]] = [:]

@@ -4,6 +4,8 @@ struct ServiceRenderer {
     let frontDoor: String
     let access: String
     let operations: [Operation]
+    /// Whether operation descriptions become doc comments (the summary line always does).
+    var includeDocumentation = true
 
     private func pattern(_ operation: Operation, binding wanted: Set<String>) -> String {
         let values = operation.associatedValues
@@ -30,6 +32,13 @@ struct ServiceRenderer {
         text += "\(access)enum \(api): EndpointRouter.HTTPClient, Sendable, Hashable {\n"
         for operation in operations {
             text += "    /// \(operation.summary.map { $0 + " " } ?? "")`\(operation.method.uppercased()) \(operation.path)`\n"
+            if includeDocumentation, let description = operation.description {
+                text +=
+                    "    ///\n"
+                    + description.split(separator: "\n", omittingEmptySubsequences: false).map {
+                        $0.isEmpty ? "    ///\n" : "    /// \($0)\n"
+                    }.joined()
+            }
             text += deprecation(operation)
             text += "    case \(SwiftNames.escaped(operation.caseName))\(declarationParameters(operation))\n"
         }

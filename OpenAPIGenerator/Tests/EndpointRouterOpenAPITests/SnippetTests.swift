@@ -142,6 +142,32 @@ struct SnippetTests {
         #expect(warnings.contains { $0.contains("no server of the document is a default") && $0.contains("TAPI.server1(") })
     }
 
+    @Test func wholeDescriptionsBecomeDocComments() throws {
+        let (text, _) = try generate(
+            """
+            paths:
+              /runs:
+                get:
+                  operationId: listRuns
+                  summary: Lists runs.
+                  description: "Lists the runs of a job,\\nnewest first.\\n\\n\\n\\nPaginated.   "
+                  responses: {'200': {description: ok}}
+            components:
+              schemas:
+                Run:
+                  type: object
+                  description: "A run of a job.\\nIts status changes as it runs."
+                  properties:
+                    status: {type: string, description: "One of queued, running,\\nor done."}
+            """)
+        #expect(
+            text.contains(
+                "/// Lists runs. `GET /runs`\n    ///\n    /// Lists the runs of a job,\n    /// newest first.\n    ///\n    /// Paginated.\n    case listRuns\n"
+            ))
+        #expect(text.contains("/// A run of a job.\n/// Its status changes as it runs.\npublic struct Run"))
+        #expect(text.contains("    /// One of queued, running,\n    /// or done.\n    public var status: String?\n"))
+    }
+
     @Test func allOfOfObjectsIsOneFlattenedStruct() throws {
         let (text, _) = try generate(
             """
