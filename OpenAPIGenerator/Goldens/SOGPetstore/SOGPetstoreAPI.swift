@@ -105,7 +105,7 @@ public enum SOGPetstore {
     public static func probe() async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await SOGPetstoreAPI.probe.request(type: EndpointRouter.EmptyResponse.self)
     }
-    /// `PATCH /pets/{petId}` → no body; failures document `AnyOfObjectsCase1`.
+    /// `PATCH /pets/{petId}` → no body; failures document `AnyOfObjectsMessage`.
     public static func updatePet(petId: Int64, _ body: UpdatePetRequest? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await SOGPetstoreAPI.updatePet(petId: petId, body).request(type: EndpointRouter.EmptyResponse.self)
     }

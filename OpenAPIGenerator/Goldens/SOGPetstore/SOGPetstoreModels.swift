@@ -169,7 +169,7 @@ public struct AllOfObjects: Codable, Sendable, Hashable {
     }
 }
 
-public struct AnyOfObjectsCase1: Codable, Sendable, Hashable {
+public struct AnyOfObjectsMessage: Codable, Sendable, Hashable {
     public var message: String
     public init(message: String) {
         self.message = message
@@ -352,14 +352,14 @@ public enum MixedOneOf: Codable, Sendable, Hashable {
 }
 
 public enum AnyOfObjects: Codable, Sendable, Hashable {
-    case anyOfObjectsCase1(AnyOfObjectsCase1)
+    case message(AnyOfObjectsMessage)
     case codeError(CodeError)
     public init(from decoder: any Decoder) throws {
         let keys = Set((try? decoder.container(keyedBy: SOGPetstoreAPI.AnyCodingKey.self))?.allKeys.map(\.stringValue) ?? [])
         var best: (value: Self, score: Int)?
         var errors: [any Error] = []
         do {
-            let value = Self.anyOfObjectsCase1(try decoder.singleValueContainer().decode(AnyOfObjectsCase1.self))
+            let value = Self.message(try decoder.singleValueContainer().decode(AnyOfObjectsMessage.self))
             let score = keys.intersection(["message"]).count
             if score == keys.count {
                 self = value
@@ -389,7 +389,7 @@ public enum AnyOfObjects: Codable, Sendable, Hashable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
-        case .anyOfObjectsCase1(let value): try container.encode(value)
+        case .message(let value): try container.encode(value)
         case .codeError(let value): try container.encode(value)
         }
     }
@@ -399,7 +399,7 @@ public enum OneOfAny: Codable, Sendable, Hashable {
     case string(String)
     case int(Int)
     case codeError(CodeError)
-    case anyOfObjectsCase1(AnyOfObjectsCase1)
+    case message(AnyOfObjectsMessage)
     public init(from decoder: any Decoder) throws {
         let keys = Set((try? decoder.container(keyedBy: SOGPetstoreAPI.AnyCodingKey.self))?.allKeys.map(\.stringValue) ?? [])
         var best: (value: Self, score: Int)?
@@ -438,7 +438,7 @@ public enum OneOfAny: Codable, Sendable, Hashable {
             errors.append(error)
         }
         do {
-            let value = Self.anyOfObjectsCase1(try decoder.singleValueContainer().decode(AnyOfObjectsCase1.self))
+            let value = Self.message(try decoder.singleValueContainer().decode(AnyOfObjectsMessage.self))
             let score = keys.intersection(["message"]).count
             if score == keys.count {
                 self = value
@@ -460,7 +460,7 @@ public enum OneOfAny: Codable, Sendable, Hashable {
         case .string(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
         case .codeError(let value): try container.encode(value)
-        case .anyOfObjectsCase1(let value): try container.encode(value)
+        case .message(let value): try container.encode(value)
         }
     }
 }

@@ -368,8 +368,10 @@ final class SchemaTranslator {
             let memberPointer = pointer.appending(keyword).appending(String(index))
             let reference = member["$ref"]?.string
             let referencedName = reference.flatMap { JSONPointer(reference: $0)?.tokens.last }
+            let label = reference == nil ? Self.inlineAlternativeLabel(member, among: members) : nil
             let (memberType, _) = type(
-                of: member, at: memberPointer, name: typeName + (referencedName.map(SwiftNames.typeName) ?? "Case\(index + 1)"))
+                of: member, at: memberPointer,
+                name: typeName + (referencedName.map(SwiftNames.typeName) ?? label.map(SwiftNames.typeName) ?? "Case\(index + 1)"))
             guard seenTypes.insert(memberType).inserted else {
                 warn(memberPointer, "a second alternative of the same Swift type is folded into the first")
                 continue
@@ -377,6 +379,8 @@ final class SchemaTranslator {
             let caseBase: String
             if let referencedName {
                 caseBase = SwiftNames.memberName(referencedName)
+            } else if let label, case .model = memberType {
+                caseBase = SwiftNames.memberName(label)
             } else {
                 caseBase = caseName(for: memberType, index: index)
             }
@@ -403,6 +407,27 @@ final class SchemaTranslator {
         }
         choices.append(declaration)
         return .model(typeName)
+    }
+
+    /// A name for an inline object alternative, so it is not `…Case2`: its `title`, else its first
+    /// property (required ones first) that no other alternative declares; `nil` when it has
+    /// neither.
+    static func inlineAlternativeLabel(_ member: DocumentValue, among members: [DocumentValue]) -> String? {
+        guard let object = member.object else { return nil }
+        if let title = object["title"]?.string, !SwiftNames.words(title).isEmpty { return title }
+        guard let properties = object["properties"]?.object else { return nil }
+        let required = object["required"]?.array?.compactMap(\.string) ?? []
+        var othersKeys: Set<String> = []
+        var otherObjects = 0
+        for other in members where other != member {
+            guard let keys = other["properties"]?.object?.keys ?? (other["$ref"] != nil ? [] : nil) else { continue }
+            otherObjects += 1
+            othersKeys.formUnion(keys)
+        }
+        // Beside scalars only (`oneOf [string, {id, name}]`), it is the object form.
+        if otherObjects == 0 { return "object" }
+        let ordered = required.filter { properties.keys.contains($0) } + properties.keys.filter { !required.contains($0) }
+        return ordered.first { !othersKeys.contains($0) && !SwiftNames.words($0).isEmpty }
     }
 
     /// The values an alternative allows for the discriminator property: a single-value `enum` or

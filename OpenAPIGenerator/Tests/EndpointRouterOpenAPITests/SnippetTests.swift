@@ -168,6 +168,30 @@ struct SnippetTests {
         #expect(text.contains("    /// One of queued, running,\n    /// or done.\n    public var status: String?\n"))
     }
 
+    @Test func inlineAlternativesAreNamedByWhatSetsThemApart() throws {
+        let (text, _) = try generate(
+            """
+            paths: {}
+            components:
+              schemas:
+                Card:
+                  oneOf:
+                    - {type: object, required: [note], properties: {note: {type: string}}}
+                    - {type: object, required: [content_id], properties: {content_id: {type: integer}}}
+                Label:
+                  oneOf: [{type: string}, {type: object, properties: {id: {type: integer}, name: {type: string}}}]
+                Source:
+                  oneOf: [{type: object, title: Branch source, properties: {branch: {type: string}}}, {type: integer}]
+            """)
+        #expect(
+            text.contains("public enum Card: Codable, Sendable, Hashable {\n    case note(CardNote)\n    case contentId(CardContentId)\n"))
+        #expect(text.contains("public enum Label: Codable, Sendable, Hashable {\n    case string(String)\n    case object(LabelObject)\n"))
+        #expect(
+            text.contains(
+                "public enum Source: Codable, Sendable, Hashable {\n    case branchSource(SourceBranchSource)\n    case int(Int)\n"))
+        #expect(!text.contains("Case1") && !text.contains("Case2"))
+    }
+
     @Test func allOfOfObjectsIsOneFlattenedStruct() throws {
         let (text, _) = try generate(
             """
