@@ -28,7 +28,7 @@ public enum SOGPetstoreAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// `POST /pets/multipart-typed`
     case multipartUploadTyped(_ body: MultipartFormData)
 
-    public var host: String { SOGPetstoreAPI.configuration.server }
+    public var host: String { SOGPetstoreAPI.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .listPets, .createPet: return "pets"
@@ -76,7 +76,7 @@ public enum SOGPetstoreAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     }
     public var decoder: JSONDecoder { SOGPetstoreAPI.jsonDecoder }
     public var encoder: JSONEncoder { SOGPetstoreAPI.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { SOGPetstoreAPI.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { SOGPetstoreAPI.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of Petstore with their documented success types; each call goes through SOGPetstoreAPI.

@@ -48,7 +48,7 @@ public enum TomTomSearchAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// Structured Geocode `GET /search/{versionNumber}/structuredGeocode.{ext}`
     case getSearchStructuredGeocode(versionNumber: Int, ext: GetSearchCSExt, countryCode: String, limit: Int? = nil, ofs: Int? = nil, streetNumber: String? = nil, streetName: String? = nil, crossStreet: String? = nil, municipality: String? = nil, municipalitySubdivision: String? = nil, countryTertiarySubdivision: String? = nil, countrySecondarySubdivision: String? = nil, countrySubdivision: String? = nil, postalCode: String? = nil, language: String? = nil, extendedPostalCodesFor: String? = nil)
 
-    public var host: String { TomTomSearchAPI.configuration.server }
+    public var host: String { TomTomSearchAPI.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .getSearchAdditionalData(let versionNumber, let ext, _, _): return "search/\(segment: versionNumber)/additionalData.\(segment: ext.rawValue)"
@@ -114,7 +114,7 @@ public enum TomTomSearchAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     }
     public var decoder: JSONDecoder { TomTomSearchAPI.jsonDecoder }
     public var encoder: JSONEncoder { TomTomSearchAPI.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { TomTomSearchAPI.configuration.middlewares(host: host, authorized: true) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { TomTomSearchAPI.activeConfiguration.middlewares(host: host, authorized: true) }
 }
 
 /// The operations of Search with their documented success types; each call goes through TomTomSearchAPI.

@@ -42,7 +42,7 @@ struct ServiceRenderer {
             text += deprecation(operation)
             text += "    case \(SwiftNames.escaped(operation.caseName))\(declarationParameters(operation))\n"
         }
-        text += "\n    \(access)var host: String { \(api).configuration.server }\n"
+        text += "\n    \(access)var host: String { \(api).activeConfiguration.server }\n"
         text += endpointProperty()
         text += methodProperty()
         text += "    \(access)var parameterEncoding: EndpointRouter.ParameterEncoding { .query }\n"
@@ -56,16 +56,16 @@ struct ServiceRenderer {
         let authorized = operations.filter(\.requiresAuthorization)
         if authorized.isEmpty {
             text +=
-                "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).configuration.middlewares(host: host, authorized: false) }\n"
+                "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).activeConfiguration.middlewares(host: host, authorized: false) }\n"
         } else if authorized.count == operations.count {
             text +=
-                "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).configuration.middlewares(host: host, authorized: true) }\n"
+                "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).activeConfiguration.middlewares(host: host, authorized: true) }\n"
         } else {
             text += "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] {\n"
             text += "        switch self {\n"
             text +=
-                "        case \(operations.filter { !$0.requiresAuthorization }.map { ".\(SwiftNames.escaped($0.caseName))" }.joined(separator: ", ")): \(api).configuration.middlewares(host: host, authorized: false)\n"
-            text += "        default: \(api).configuration.middlewares(host: host, authorized: true)\n        }\n    }\n"
+                "        case \(operations.filter { !$0.requiresAuthorization }.map { ".\(SwiftNames.escaped($0.caseName))" }.joined(separator: ", ")): \(api).activeConfiguration.middlewares(host: host, authorized: false)\n"
+            text += "        default: \(api).activeConfiguration.middlewares(host: host, authorized: true)\n        }\n    }\n"
         }
         return text + "}\n"
     }

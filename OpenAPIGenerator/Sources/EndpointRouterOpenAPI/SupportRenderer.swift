@@ -9,8 +9,20 @@ struct SupportRenderer {
         let usesJSONValue = uses("JSONValue") || uses(".queryObject(") || uses(".formFields(")
         var text = """
             extension \(api) {
-                /// Where calls go and how they are authorized: set at start-up, read on every call.
+                /// Where calls go and how they are authorized: set at start-up, read on every call
+                /// made outside `withConfiguration(_:operation:)`.
                 \(a)static let configuration = Configuration(server: defaultServer)
+
+                /// The configuration of calls made inside `withConfiguration(_:operation:)`.
+                @TaskLocal static var taskConfiguration: Configuration?
+                static var activeConfiguration: Configuration { taskConfiguration ?? configuration }
+                /// Runs `operation` with its calls going through `configuration` instead of the shared one, so
+                /// one process talks to two servers of the API. A stream reads it where it is made.
+                \(a)static func withConfiguration<R>(
+                    _ configuration: Configuration, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
+                ) async rethrows -> R {
+                    try await $taskConfiguration.withValue(configuration, operation: operation, isolation: isolation)
+                }
             \(servers)
                 /// Decodes responses: `date-time` with or without fractional seconds. Public, so data read
                 /// another way (a stream's events, a stored body) decodes by the same rules.
@@ -231,7 +243,8 @@ struct SupportRenderer {
                     private var credentialStore: EndpointRouter.CredentialStore?
                     private var extraMiddlewares: [any EndpointRouter.HTTPMiddleware] = []
 
-                    init(server: String?) { serverURL = server }
+                    /// A configuration of its own, for `\(api).withConfiguration(_:operation:)`.
+                    \(a)init(server: String?) { serverURL = server }
 
                     /// The server calls go to; without one, every call fails with `.badURL` saying to set it.
                     \(a)var server: String {

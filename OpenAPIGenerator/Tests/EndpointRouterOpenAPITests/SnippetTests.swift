@@ -376,7 +376,7 @@ struct SnippetTests {
         #expect(
             text.contains(
                 "public static func queryKey(_ key: String) -> EndpointRouter.Credential { .query(name: \"api_key\", value: key) }"))
-        #expect(text.contains("case .health: TAPI.configuration.middlewares(host: host, authorized: false)"))
+        #expect(text.contains("case .health: TAPI.activeConfiguration.middlewares(host: host, authorized: false)"))
         #expect(warnings.contains { $0.hasPrefix("warning: #/components/securitySchemes/cookie:") })
     }
 

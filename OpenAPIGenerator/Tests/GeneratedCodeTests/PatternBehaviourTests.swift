@@ -173,4 +173,30 @@ struct PatternBehaviourTests {
         let tie = StubTransport { _ in .json(#"{"id": "s3", "colour": "red"}"#) }
         #expect(try await withTransport(tie) { try await R8.getShape(id: "s3").get() } == .basic(Basic(id: "s3")))
     }
+
+    /// Issue 42, item 9: a configuration per task, so one process calls two servers of one API
+    /// (at once), each with its own configuration, and the shared one is left alone.
+    @Test func twoConfigurationsCallTwoServersAtOnce() async throws {
+        let stub = StubTransport { _ in .status(200) }
+        let staging = R2API.Configuration(server: "https://staging.example.test")
+        let production = R2API.Configuration(server: "https://production.example.test")
+        await withTransport(stub) {
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<4 {
+                    group.addTask {
+                        _ = await R2API.withConfiguration(index % 2 == 0 ? staging : production) {
+                            await R2.triggerRun(jobId: "job\(index)")
+                        }
+                    }
+                }
+            }
+        }
+        let urls = Set(stub.capturedRequests.map(\.url.absoluteString))
+        #expect(
+            urls == [
+                "https://staging.example.test/jobs/job0/runs", "https://production.example.test/jobs/job1/runs",
+                "https://staging.example.test/jobs/job2/runs", "https://production.example.test/jobs/job3/runs",
+            ])
+        #expect(R2API.configuration.server != "https://staging.example.test")
+    }
 }

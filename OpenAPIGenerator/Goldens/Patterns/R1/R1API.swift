@@ -7,7 +7,7 @@ public enum R1API: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// `PATCH /items/{slot}`
     case patchItem(slot: Int)
 
-    public var host: String { R1API.configuration.server }
+    public var host: String { R1API.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .patchItem(let slot): return "items/\(segment: slot)"
@@ -18,7 +18,7 @@ public enum R1API: EndpointRouter.HTTPClient, Sendable, Hashable {
     public var queryStyle: EndpointRouter.QueryStyle { EndpointRouter.QueryStyle(arrays: .repeatedKey) }
     public var decoder: JSONDecoder { R1API.jsonDecoder }
     public var encoder: JSONEncoder { R1API.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R1API.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R1API.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of R1 with their documented success types; each call goes through R1API.

@@ -7,7 +7,7 @@ public enum R2API: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// `POST /jobs/{job_id}/runs`
     case triggerRun(jobId: String)
 
-    public var host: String { R2API.configuration.server }
+    public var host: String { R2API.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .triggerRun(let jobId): return "jobs/\(segment: jobId)/runs"
@@ -18,7 +18,7 @@ public enum R2API: EndpointRouter.HTTPClient, Sendable, Hashable {
     public var queryStyle: EndpointRouter.QueryStyle { EndpointRouter.QueryStyle(arrays: .repeatedKey) }
     public var decoder: JSONDecoder { R2API.jsonDecoder }
     public var encoder: JSONEncoder { R2API.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R2API.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R2API.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of R2 with their documented success types; each call goes through R2API.

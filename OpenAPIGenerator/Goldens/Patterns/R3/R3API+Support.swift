@@ -3,8 +3,20 @@ import EndpointRouter
 import Foundation
 
 extension R3API {
-    /// Where calls go and how they are authorized: set at start-up, read on every call.
+    /// Where calls go and how they are authorized: set at start-up, read on every call
+    /// made outside `withConfiguration(_:operation:)`.
     public static let configuration = Configuration(server: defaultServer)
+
+    /// The configuration of calls made inside `withConfiguration(_:operation:)`.
+    @TaskLocal static var taskConfiguration: Configuration?
+    static var activeConfiguration: Configuration { taskConfiguration ?? configuration }
+    /// Runs `operation` with its calls going through `configuration` instead of the shared one, so
+    /// one process talks to two servers of the API. A stream reads it where it is made.
+    public static func withConfiguration<R>(
+        _ configuration: Configuration, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
+    ) async rethrows -> R {
+        try await $taskConfiguration.withValue(configuration, operation: operation, isolation: isolation)
+    }
     /// The document's first absolute server without variables (else a template's defaults), the one calls go to until
     /// another is set.
     public static let defaultServer: String? = nil
@@ -97,7 +109,8 @@ extension R3API {
         private var credentialStore: EndpointRouter.CredentialStore?
         private var extraMiddlewares: [any EndpointRouter.HTTPMiddleware] = []
 
-        init(server: String?) { serverURL = server }
+        /// A configuration of its own, for `R3API.withConfiguration(_:operation:)`.
+        public init(server: String?) { serverURL = server }
 
         /// The server calls go to; without one, every call fails with `.badURL` saying to set it.
         public var server: String {

@@ -9,7 +9,7 @@ public enum R3API: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// `POST /speech`
     case createSpeech
 
-    public var host: String { R3API.configuration.server }
+    public var host: String { R3API.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .createChat: return "chat"
@@ -33,7 +33,7 @@ public enum R3API: EndpointRouter.HTTPClient, Sendable, Hashable {
     }
     public var decoder: JSONDecoder { R3API.jsonDecoder }
     public var encoder: JSONEncoder { R3API.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R3API.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R3API.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of R3 with their documented success types; each call goes through R3API.

@@ -7,7 +7,7 @@ public enum R4API: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// `GET /logs`
     case getLog
 
-    public var host: String { R4API.configuration.server }
+    public var host: String { R4API.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .getLog: return "logs"
@@ -23,7 +23,7 @@ public enum R4API: EndpointRouter.HTTPClient, Sendable, Hashable {
     }
     public var decoder: JSONDecoder { R4API.jsonDecoder }
     public var encoder: JSONEncoder { R4API.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R4API.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R4API.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of R4 with their documented success types; each call goes through R4API.

@@ -7,7 +7,7 @@ public enum R5API: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// `GET /calls`
     case listCalls
 
-    public var host: String { R5API.configuration.server }
+    public var host: String { R5API.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .listCalls: return "calls"
@@ -18,7 +18,7 @@ public enum R5API: EndpointRouter.HTTPClient, Sendable, Hashable {
     public var queryStyle: EndpointRouter.QueryStyle { EndpointRouter.QueryStyle(arrays: .repeatedKey) }
     public var decoder: JSONDecoder { R5API.jsonDecoder }
     public var encoder: JSONEncoder { R5API.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R5API.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R5API.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of R5 with their documented success types; each call goes through R5API.

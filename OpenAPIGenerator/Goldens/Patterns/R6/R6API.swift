@@ -10,7 +10,7 @@ public enum R6API: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// `POST /runs`
     case trigger(_ body: Body)
 
-    public var host: String { R6API.configuration.server }
+    public var host: String { R6API.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .oldList, .trigger: return "runs"
@@ -32,7 +32,7 @@ public enum R6API: EndpointRouter.HTTPClient, Sendable, Hashable {
     }
     public var decoder: JSONDecoder { R6API.jsonDecoder }
     public var encoder: JSONEncoder { R6API.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R6API.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R6API.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of R6 with their documented success types; each call goes through R6API.

@@ -9,7 +9,7 @@ public enum R7API: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// `GET /items/{id}?view=full&lang={lang}`
     case getItem(id: String, lang: String)
 
-    public var host: String { R7API.configuration.server }
+    public var host: String { R7API.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .listBooks: return "items\(query: "kind=book")"
@@ -27,7 +27,7 @@ public enum R7API: EndpointRouter.HTTPClient, Sendable, Hashable {
     public var queryStyle: EndpointRouter.QueryStyle { EndpointRouter.QueryStyle(arrays: .repeatedKey) }
     public var decoder: JSONDecoder { R7API.jsonDecoder }
     public var encoder: JSONEncoder { R7API.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R7API.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R7API.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of R7 with their documented success types; each call goes through R7API.

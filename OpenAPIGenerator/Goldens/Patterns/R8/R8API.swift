@@ -7,7 +7,7 @@ public enum R8API: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// `GET /shapes/{id}`
     case getShape(id: String)
 
-    public var host: String { R8API.configuration.server }
+    public var host: String { R8API.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .getShape(let id): return "shapes/\(segment: id)"
@@ -18,7 +18,7 @@ public enum R8API: EndpointRouter.HTTPClient, Sendable, Hashable {
     public var queryStyle: EndpointRouter.QueryStyle { EndpointRouter.QueryStyle(arrays: .repeatedKey) }
     public var decoder: JSONDecoder { R8API.jsonDecoder }
     public var encoder: JSONEncoder { R8API.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R8API.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { R8API.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of R8 with their documented success types; each call goes through R8API.
