@@ -11,9 +11,11 @@ extension USPTOAPI {
     @TaskLocal static var taskConfiguration: Configuration?
     static var activeConfiguration: Configuration { taskConfiguration ?? configuration }
     /// Runs `operation` with its calls going through `configuration` instead of the shared one, so
-    /// one process talks to two servers of the API. A stream reads it where it is made.
+    /// one process talks to two servers of the API. A stream reads it where it is made. (`Actor` is
+    /// qualified: GitHub's document has an `Actor` schema.)
     public static func withConfiguration<R>(
-        _ configuration: Configuration, isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
+        _ configuration: Configuration, isolation: isolated (any _Concurrency.Actor)? = #isolation,
+        operation: () async throws -> R
     ) async rethrows -> R {
         try await $taskConfiguration.withValue(configuration, operation: operation, isolation: isolation)
     }
