@@ -264,6 +264,19 @@ final class SchemaTranslator {
         Set(object["required"]?.array?.compactMap(\.string) ?? [])
     }
 
+    /// An inline object's own name: its `title` (GitHub's inline copies of a user say
+    /// `title: Simple User`), so a type several operations share is not named after the first
+    /// that used it. Only a title of two words or more whose name is free: a one-word title is
+    /// usually the property's own name (FastAPI's), and a taken one would need a number.
+    private func titledName(_ schema: DocumentObject) -> String? {
+        guard let title = schema["title"]?.string, SwiftNames.words(title).count > 1 else { return nil }
+        var name = SwiftNames.typeName(title)
+        if SwiftNames.reservedTypeNames.contains(name) { name = typePrefix + name }
+        guard !takenTypeNames.contains(name) else { return nil }
+        takenTypeNames.insert(name)
+        return name
+    }
+
     private func declarationName(_ name: String, isComponent: Bool) -> String {
         isComponent ? name : newTypeName(name)
     }
@@ -272,7 +285,7 @@ final class SchemaTranslator {
         properties groups: [(DocumentObject, JSONPointer)], required: Set<String>, schema: DocumentObject, at pointer: JSONPointer,
         name: String, isComponent: Bool
     ) -> SwiftTypeReference {
-        let typeName = declarationName(name, isComponent: isComponent)
+        let typeName = isComponent ? name : titledName(schema) ?? declarationName(name, isComponent: false)
         var declaration = StructDeclaration(
             name: typeName, summary: SwiftNames.documentation(schema["description"]?.string ?? schema["title"]?.string), pointer: pointer,
             properties: [])

@@ -188,8 +188,33 @@ struct SnippetTests {
         #expect(text.contains("public enum Label: Codable, Sendable, Hashable {\n    case string(String)\n    case object(LabelObject)\n"))
         #expect(
             text.contains(
-                "public enum Source: Codable, Sendable, Hashable {\n    case branchSource(SourceBranchSource)\n    case int(Int)\n"))
+                "public enum Source: Codable, Sendable, Hashable {\n    case branchSource(BranchSource)\n    case int(Int)\n"))
         #expect(!text.contains("Case1") && !text.contains("Case2"))
+    }
+
+    @Test func aSharedInlineObjectWithATitleIsNamedByItNotByItsFirstUse() throws {
+        let (text, _) = try generate(
+            """
+            paths:
+              /forks:
+                get:
+                  operationId: listForks
+                  responses: {'200': {description: ok, content: {application/json: {schema: {type: object, title: Simple User, properties: {login: {type: string}}}}}}}
+              /stars:
+                get:
+                  operationId: listStargazers
+                  responses: {'200': {description: ok, content: {application/json: {schema: {type: object, title: Simple User, properties: {login: {type: string}}}}}}}
+              /me:
+                get:
+                  operationId: me
+                  responses: {'200': {description: ok, content: {application/json: {schema: {type: object, title: Me, properties: {id: {type: integer}}}}}}}
+            """)
+        #expect(text.contains("public struct SimpleUser: Codable"))
+        #expect(text.contains("public static func listForks() async -> Result<SimpleUser, EndpointRouter.HTTPClientError>"))
+        #expect(text.contains("public static func listStargazers() async -> Result<SimpleUser, EndpointRouter.HTTPClientError>"))
+        #expect(!text.contains("ListForksResponse"))
+        // A one-word title is often just the property's name: the contextual name stays.
+        #expect(text.contains("public struct MeResponse: Codable"))
     }
 
     @Test func allOfOfObjectsIsOneFlattenedStruct() throws {
