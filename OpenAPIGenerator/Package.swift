@@ -31,10 +31,12 @@ let package = Package(
         // The golden files are compiled as they are committed, so `swift build` proves the small
         // documents' output builds without a warning, and the behaviour tests run it.
         golden("Petstore"), golden("USPTO"), golden("Webhook"), golden("SOGPetstore"), golden("TomTomSearch"),
+        // The pattern documents of issue 42 (`Fixtures/Patterns`), one folder each.
+        golden("Patterns"),
         .testTarget(
             name: "GeneratedCodeTests",
             dependencies: [
-                "GoldenPetstore", "GoldenUSPTO", "GoldenSOGPetstore", "GoldenTomTomSearch", "EndpointRouterOpenAPI",
+                "GoldenPetstore", "GoldenUSPTO", "GoldenSOGPetstore", "GoldenTomTomSearch", "GoldenPatterns", "EndpointRouterOpenAPI",
                 .product(name: "EndpointRouter", package: "EndpointRouter"),
                 .product(name: "EndpointRouterTesting", package: "EndpointRouter"),
             ], swiftSettings: strict),

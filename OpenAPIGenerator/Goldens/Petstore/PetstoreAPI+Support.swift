@@ -3,13 +3,29 @@ import EndpointRouter
 import Foundation
 
 extension PetstoreAPI {
-    /// Where calls go and how they are authorized: set at start-up, read on every call.
+    /// Where calls go and how they are authorized: set at start-up, read on every call
+    /// made outside `withConfiguration(_:operation:)`.
     public static let configuration = Configuration(server: defaultServer)
-    /// The document's first absolute server, the one calls go to until another is set.
+
+    /// The configuration of calls made inside `withConfiguration(_:operation:)`.
+    @TaskLocal static var taskConfiguration: Configuration?
+    static var activeConfiguration: Configuration { taskConfiguration ?? configuration }
+    /// Runs `operation` with its calls going through `configuration` instead of the shared one, so
+    /// one process talks to two servers of the API. A stream reads it where it is made. (`Actor` is
+    /// qualified: GitHub's document has an `Actor` schema.)
+    public static func withConfiguration<R>(
+        _ configuration: Configuration, isolation: isolated (any _Concurrency.Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        try await $taskConfiguration.withValue(configuration, operation: operation, isolation: isolation)
+    }
+    /// The document's first absolute server without variables (else a template's defaults), the one calls go to until
+    /// another is set.
     public static let defaultServer: String? = "http://petstore.swagger.io/v1"
 
-    /// Decodes responses: `date-time` with or without fractional seconds.
-    static let jsonDecoder: JSONDecoder = {
+    /// Decodes responses: `date-time` with or without fractional seconds. Public, so data read
+    /// another way (a stream's events, a stored body) decodes by the same rules.
+    public static let jsonDecoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
@@ -22,7 +38,7 @@ extension PetstoreAPI {
     }()
 
     /// Encodes bodies: dates as ISO 8601, keys sorted so the same value gives the same bytes.
-    static let jsonEncoder: JSONEncoder = {
+    public static let jsonEncoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -51,7 +67,8 @@ extension PetstoreAPI {
         private var credentialStore: EndpointRouter.CredentialStore?
         private var extraMiddlewares: [any EndpointRouter.HTTPMiddleware] = []
 
-        init(server: String?) { serverURL = server }
+        /// A configuration of its own, for `PetstoreAPI.withConfiguration(_:operation:)`.
+        public init(server: String?) { serverURL = server }
 
         /// The server calls go to; without one, every call fails with `.badURL` saying to set it.
         public var server: String {

@@ -11,7 +11,7 @@ public enum PetstoreAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// Info for a specific pet `GET /pets/{petId}`
     case showPetById(petId: String)
 
-    public var host: String { PetstoreAPI.configuration.server }
+    public var host: String { PetstoreAPI.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .listPets, .createPets: return "pets"
@@ -34,7 +34,7 @@ public enum PetstoreAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     public var queryStyle: EndpointRouter.QueryStyle { EndpointRouter.QueryStyle(arrays: .repeatedKey) }
     public var decoder: JSONDecoder { PetstoreAPI.jsonDecoder }
     public var encoder: JSONEncoder { PetstoreAPI.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { PetstoreAPI.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { PetstoreAPI.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of Swagger Petstore with their documented success types; each call goes through PetstoreAPI.

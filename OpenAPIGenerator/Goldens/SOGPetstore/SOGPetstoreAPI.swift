@@ -5,6 +5,9 @@ import Foundation
 /// Petstore: one case per operation; `request(type:)` works on every case, SOGPetstore gives each its documented type.
 public enum SOGPetstoreAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// List all pets `GET /pets`
+    ///
+    /// You can fetch
+    /// all the pets here
     case listPets(filter: ListPetsFilter, limit: Int32? = nil, habitat: ListPetsHabitat? = nil, feeds: [ListPetsFeedsItem]? = nil, myRequestUUID: String? = nil, sort: ListPetsSort? = nil, since: Date? = nil, jsonFilters: [PetFilter]? = nil)
     /// Create a pet `POST /pets`
     case createPet(xExtraArguments: CodeError? = nil, _ body: CreatePetRequest)
@@ -25,7 +28,7 @@ public enum SOGPetstoreAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// `POST /pets/multipart-typed`
     case multipartUploadTyped(_ body: MultipartFormData)
 
-    public var host: String { SOGPetstoreAPI.configuration.server }
+    public var host: String { SOGPetstoreAPI.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .listPets, .createPet: return "pets"
@@ -73,7 +76,7 @@ public enum SOGPetstoreAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     }
     public var decoder: JSONDecoder { SOGPetstoreAPI.jsonDecoder }
     public var encoder: JSONEncoder { SOGPetstoreAPI.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { SOGPetstoreAPI.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { SOGPetstoreAPI.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of Petstore with their documented success types; each call goes through SOGPetstoreAPI.
@@ -102,7 +105,7 @@ public enum SOGPetstore {
     public static func probe() async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await SOGPetstoreAPI.probe.request(type: EndpointRouter.EmptyResponse.self)
     }
-    /// `PATCH /pets/{petId}` → no body; failures document `AnyOfObjectsCase1`.
+    /// `PATCH /pets/{petId}` → no body; failures document `AnyOfObjectsMessage`.
     public static func updatePet(petId: Int64, _ body: UpdatePetRequest? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await SOGPetstoreAPI.updatePet(petId: petId, body).request(type: EndpointRouter.EmptyResponse.self)
     }

@@ -169,7 +169,7 @@ public struct AllOfObjects: Codable, Sendable, Hashable {
     }
 }
 
-public struct AnyOfObjectsCase1: Codable, Sendable, Hashable {
+public struct AnyOfObjectsMessage: Codable, Sendable, Hashable {
     public var message: String
     public init(message: String) {
         self.message = message
@@ -352,18 +352,44 @@ public enum MixedOneOf: Codable, Sendable, Hashable {
 }
 
 public enum AnyOfObjects: Codable, Sendable, Hashable {
-    case anyOfObjectsCase1(AnyOfObjectsCase1)
+    case message(AnyOfObjectsMessage)
     case codeError(CodeError)
     public init(from decoder: any Decoder) throws {
+        let keys = Set((try? decoder.container(keyedBy: SOGPetstoreAPI.AnyCodingKey.self))?.allKeys.map(\.stringValue) ?? [])
+        var best: (value: Self, score: Int)?
         var errors: [any Error] = []
-        do { self = .anyOfObjectsCase1(try decoder.singleValueContainer().decode(AnyOfObjectsCase1.self)); return } catch { errors.append(error) }
-        do { self = .codeError(try decoder.singleValueContainer().decode(CodeError.self)); return } catch { errors.append(error) }
+        do {
+            let value = Self.message(try decoder.singleValueContainer().decode(AnyOfObjectsMessage.self))
+            let score = keys.intersection(["message"]).count
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        do {
+            let value = Self.codeError(try decoder.singleValueContainer().decode(CodeError.self))
+            let score = keys.intersection(["code"]).count
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        if let best {
+            self = best.value
+            return
+        }
         throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no alternative of AnyOfObjects matched: \(errors)"))
     }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
-        case .anyOfObjectsCase1(let value): try container.encode(value)
+        case .message(let value): try container.encode(value)
         case .codeError(let value): try container.encode(value)
         }
     }
@@ -373,13 +399,59 @@ public enum OneOfAny: Codable, Sendable, Hashable {
     case string(String)
     case int(Int)
     case codeError(CodeError)
-    case anyOfObjectsCase1(AnyOfObjectsCase1)
+    case message(AnyOfObjectsMessage)
     public init(from decoder: any Decoder) throws {
+        let keys = Set((try? decoder.container(keyedBy: SOGPetstoreAPI.AnyCodingKey.self))?.allKeys.map(\.stringValue) ?? [])
+        var best: (value: Self, score: Int)?
         var errors: [any Error] = []
-        do { self = .string(try decoder.singleValueContainer().decode(String.self)); return } catch { errors.append(error) }
-        do { self = .int(try decoder.singleValueContainer().decode(Int.self)); return } catch { errors.append(error) }
-        do { self = .codeError(try decoder.singleValueContainer().decode(CodeError.self)); return } catch { errors.append(error) }
-        do { self = .anyOfObjectsCase1(try decoder.singleValueContainer().decode(AnyOfObjectsCase1.self)); return } catch { errors.append(error) }
+        do {
+            let value = Self.string(try decoder.singleValueContainer().decode(String.self))
+            let score = 0
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        do {
+            let value = Self.int(try decoder.singleValueContainer().decode(Int.self))
+            let score = 0
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        do {
+            let value = Self.codeError(try decoder.singleValueContainer().decode(CodeError.self))
+            let score = keys.intersection(["code"]).count
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        do {
+            let value = Self.message(try decoder.singleValueContainer().decode(AnyOfObjectsMessage.self))
+            let score = keys.intersection(["message"]).count
+            if score == keys.count {
+                self = value
+                return
+            }
+            if score > (best?.score ?? -1) { best = (value, score) }
+        } catch {
+            errors.append(error)
+        }
+        if let best {
+            self = best.value
+            return
+        }
         throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no alternative of OneOfAny matched: \(errors)"))
     }
     public func encode(to encoder: any Encoder) throws {
@@ -388,7 +460,7 @@ public enum OneOfAny: Codable, Sendable, Hashable {
         case .string(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
         case .codeError(let value): try container.encode(value)
-        case .anyOfObjectsCase1(let value): try container.encode(value)
+        case .message(let value): try container.encode(value)
         }
     }
 }
@@ -396,20 +468,23 @@ public enum OneOfAny: Codable, Sendable, Hashable {
 public enum OneOfObjectsWithDiscriminator: Codable, Sendable, Hashable {
     case walk(Walk)
     case messagedExercise(MessagedExercise)
+    /// A `kind` no alternative declares (one added to the API later): the value as it came.
+    case unknown(SOGPetstoreAPI.JSONValue)
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SOGPetstoreAPI.AnyCodingKey.self)
-        switch try container.decode(String.self, forKey: SOGPetstoreAPI.AnyCodingKey("kind")) {
-        case "Walk": self = .walk(try decoder.singleValueContainer().decode(Walk.self))
-        case "MessagedExercise": self = .messagedExercise(try decoder.singleValueContainer().decode(MessagedExercise.self))
+        switch try container.decodeIfPresent(String.self, forKey: SOGPetstoreAPI.AnyCodingKey("kind")) {
+        case "Walk"?: self = .walk(try decoder.singleValueContainer().decode(Walk.self)); return
+        case "MessagedExercise"?: self = .messagedExercise(try decoder.singleValueContainer().decode(MessagedExercise.self)); return
         default: break
         }
-        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown kind value for OneOfObjectsWithDiscriminator"))
+        self = .unknown(try SOGPetstoreAPI.JSONValue(from: decoder))
     }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .walk(let value): try container.encode(value)
         case .messagedExercise(let value): try container.encode(value)
+        case .unknown(let value): try container.encode(value)
         }
     }
 }
@@ -417,20 +492,23 @@ public enum OneOfObjectsWithDiscriminator: Codable, Sendable, Hashable {
 public enum RecursivePetOneOf: Codable, Sendable, Hashable {
     case recursivePetOneOfFirst(RecursivePetOneOfFirst)
     case recursivePetOneOfSecond(RecursivePetOneOfSecond)
+    /// A `type` no alternative declares (one added to the API later): the value as it came.
+    case unknown(SOGPetstoreAPI.JSONValue)
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SOGPetstoreAPI.AnyCodingKey.self)
-        switch try container.decode(String.self, forKey: SOGPetstoreAPI.AnyCodingKey("type")) {
-        case "RecursivePetOneOfFirst": self = .recursivePetOneOfFirst(try decoder.singleValueContainer().decode(RecursivePetOneOfFirst.self))
-        case "RecursivePetOneOfSecond": self = .recursivePetOneOfSecond(try decoder.singleValueContainer().decode(RecursivePetOneOfSecond.self))
+        switch try container.decodeIfPresent(String.self, forKey: SOGPetstoreAPI.AnyCodingKey("type")) {
+        case "RecursivePetOneOfFirst"?: self = .recursivePetOneOfFirst(try decoder.singleValueContainer().decode(RecursivePetOneOfFirst.self)); return
+        case "RecursivePetOneOfSecond"?: self = .recursivePetOneOfSecond(try decoder.singleValueContainer().decode(RecursivePetOneOfSecond.self)); return
         default: break
         }
-        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unknown type value for RecursivePetOneOf"))
+        self = .unknown(try SOGPetstoreAPI.JSONValue(from: decoder))
     }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .recursivePetOneOfFirst(let value): try container.encode(value)
         case .recursivePetOneOfSecond(let value): try container.encode(value)
+        case .unknown(let value): try container.encode(value)
         }
     }
 }

@@ -7,6 +7,7 @@ public enum TomTomSearchAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// Additional Data `GET /search/{versionNumber}/additionalData.{ext}`
     case getSearchAdditionalData(versionNumber: Int, ext: GetSearchAdditionalDataExt, geometries: String, geometriesZoom: Int? = nil)
     /// Low Bandwith Category Search `GET /search/{versionNumber}/cS/{category}.{ext}`
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     case getSearchCS(versionNumber: Int, category: String, ext: GetSearchCSExt, typeahead: Bool? = nil, limit: Int? = nil, ofs: Int? = nil, countrySet: String? = nil, lat: Float? = nil, lon: Float? = nil, radius: Int? = nil, topLeft: String? = nil, btmRight: String? = nil, language: String? = nil, idxSet: String? = nil, view: GetSearchCSView? = nil)
     /// Category Search `GET /search/{versionNumber}/categorySearch/{query}.{ext}`
     case getSearchCategorySearch(versionNumber: Int, query: String, ext: GetSearchCSExt, typeahead: Bool? = nil, limit: Int? = nil, ofs: Int? = nil, countrySet: String? = nil, lat: Float? = nil, lon: Float? = nil, radius: Int? = nil, topLeft: String? = nil, btmRight: String? = nil, language: String? = nil, extendedPostalCodesFor: String? = nil, view: GetSearchCSView? = nil)
@@ -29,12 +30,16 @@ public enum TomTomSearchAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// Reverse Geocode `GET /search/{versionNumber}/reverseGeocode/{position}.{ext}`
     case getSearchReverseGeocode(versionNumber: Int, position: String, ext: GetSearchCSExt, spatialKeys: Bool? = nil, returnSpeedLimit: Bool? = nil, heading: Float? = nil, radius: Int? = nil, number: String? = nil, returnRoadUse: Bool? = nil, roadUse: String? = nil, callback: String? = nil)
     /// Routed Filter `GET /search/{versionNumber}/routedFilter/{position}/{heading}.{ext}`
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     case getSearchRoutedFilter(versionNumber: Int, position: String, heading: Float, ext: GetSearchCSExt, poiList: String, routingTimeout: Int? = nil)
     /// Routed Filter `POST /search/{versionNumber}/routedFilter/{position}/{heading}.{ext}`
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     case postSearchRoutedFilter(versionNumber: Int, position: String, heading: Float, ext: GetSearchCSExt, routingTimeout: Int? = nil, _ body: PostSearchRoutedFilterRequest? = nil)
     /// Routed Search `GET /search/{versionNumber}/routedSearch/{query}/{position}/{heading}.{ext}`
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     case getSearchRoutedSearch(versionNumber: Int, query: String, position: String, heading: Float, ext: GetSearchCSExt, typeahead: Bool? = nil, limit: Int? = nil, multiplier: Int? = nil, routingTimeout: Int? = nil, language: String? = nil, extendedPostalCodesFor: String? = nil, idxSet: String? = nil)
     /// Low bandwith Search `GET /search/{versionNumber}/s/{query}.{ext}`
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     case getSearchS(versionNumber: Int, query: String, ext: GetSearchCSExt, typeahead: Bool? = nil, limit: Int? = nil, ofs: Int? = nil, countrySet: String? = nil, lat: Float? = nil, lon: Float? = nil, radius: Int? = nil, topLeft: String? = nil, btmRight: String? = nil, language: String? = nil, idxSet: String? = nil, view: GetSearchCSView? = nil)
     /// Fuzzy Search `GET /search/{versionNumber}/search/{query}.{ext}`
     case getSearchSearch(versionNumber: Int, query: String, ext: GetSearchCSExt, typeahead: Bool? = nil, limit: Int? = nil, ofs: Int? = nil, countrySet: String? = nil, lat: Float? = nil, lon: Float? = nil, radius: Int? = nil, topLeft: String? = nil, btmRight: String? = nil, language: String? = nil, extendedPostalCodesFor: String? = nil, minFuzzyLevel: Int? = nil, maxFuzzyLevel: Int? = nil, idxSet: String? = nil, view: GetSearchCSView? = nil)
@@ -43,7 +48,7 @@ public enum TomTomSearchAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// Structured Geocode `GET /search/{versionNumber}/structuredGeocode.{ext}`
     case getSearchStructuredGeocode(versionNumber: Int, ext: GetSearchCSExt, countryCode: String, limit: Int? = nil, ofs: Int? = nil, streetNumber: String? = nil, streetName: String? = nil, crossStreet: String? = nil, municipality: String? = nil, municipalitySubdivision: String? = nil, countryTertiarySubdivision: String? = nil, countrySecondarySubdivision: String? = nil, countrySubdivision: String? = nil, postalCode: String? = nil, language: String? = nil, extendedPostalCodesFor: String? = nil)
 
-    public var host: String { TomTomSearchAPI.configuration.server }
+    public var host: String { TomTomSearchAPI.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .getSearchAdditionalData(let versionNumber, let ext, _, _): return "search/\(segment: versionNumber)/additionalData.\(segment: ext.rawValue)"
@@ -109,7 +114,7 @@ public enum TomTomSearchAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     }
     public var decoder: JSONDecoder { TomTomSearchAPI.jsonDecoder }
     public var encoder: JSONEncoder { TomTomSearchAPI.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { TomTomSearchAPI.configuration.middlewares(host: host, authorized: true) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { TomTomSearchAPI.activeConfiguration.middlewares(host: host, authorized: true) }
 }
 
 /// The operations of Search with their documented success types; each call goes through TomTomSearchAPI.
@@ -119,6 +124,7 @@ public enum TomTomSearch {
         await TomTomSearchAPI.getSearchAdditionalData(versionNumber: versionNumber, ext: ext, geometries: geometries, geometriesZoom: geometriesZoom).request(type: EndpointRouter.EmptyResponse.self)
     }
     /// `GET /search/{versionNumber}/cS/{category}.{ext}` → no body.
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     public static func getSearchCS(versionNumber: Int, category: String, ext: GetSearchCSExt, typeahead: Bool? = nil, limit: Int? = nil, ofs: Int? = nil, countrySet: String? = nil, lat: Float? = nil, lon: Float? = nil, radius: Int? = nil, topLeft: String? = nil, btmRight: String? = nil, language: String? = nil, idxSet: String? = nil, view: GetSearchCSView? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.getSearchCS(versionNumber: versionNumber, category: category, ext: ext, typeahead: typeahead, limit: limit, ofs: ofs, countrySet: countrySet, lat: lat, lon: lon, radius: radius, topLeft: topLeft, btmRight: btmRight, language: language, idxSet: idxSet, view: view).request(type: EndpointRouter.EmptyResponse.self)
     }
@@ -163,18 +169,22 @@ public enum TomTomSearch {
         await TomTomSearchAPI.getSearchReverseGeocode(versionNumber: versionNumber, position: position, ext: ext, spatialKeys: spatialKeys, returnSpeedLimit: returnSpeedLimit, heading: heading, radius: radius, number: number, returnRoadUse: returnRoadUse, roadUse: roadUse, callback: callback).request(type: EndpointRouter.EmptyResponse.self)
     }
     /// `GET /search/{versionNumber}/routedFilter/{position}/{heading}.{ext}` → no body.
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     public static func getSearchRoutedFilter(versionNumber: Int, position: String, heading: Float, ext: GetSearchCSExt, poiList: String, routingTimeout: Int? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.getSearchRoutedFilter(versionNumber: versionNumber, position: position, heading: heading, ext: ext, poiList: poiList, routingTimeout: routingTimeout).request(type: EndpointRouter.EmptyResponse.self)
     }
     /// `POST /search/{versionNumber}/routedFilter/{position}/{heading}.{ext}` → no body.
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     public static func postSearchRoutedFilter(versionNumber: Int, position: String, heading: Float, ext: GetSearchCSExt, routingTimeout: Int? = nil, _ body: PostSearchRoutedFilterRequest? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.postSearchRoutedFilter(versionNumber: versionNumber, position: position, heading: heading, ext: ext, routingTimeout: routingTimeout, body).request(type: EndpointRouter.EmptyResponse.self)
     }
     /// `GET /search/{versionNumber}/routedSearch/{query}/{position}/{heading}.{ext}` → no body.
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     public static func getSearchRoutedSearch(versionNumber: Int, query: String, position: String, heading: Float, ext: GetSearchCSExt, typeahead: Bool? = nil, limit: Int? = nil, multiplier: Int? = nil, routingTimeout: Int? = nil, language: String? = nil, extendedPostalCodesFor: String? = nil, idxSet: String? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.getSearchRoutedSearch(versionNumber: versionNumber, query: query, position: position, heading: heading, ext: ext, typeahead: typeahead, limit: limit, multiplier: multiplier, routingTimeout: routingTimeout, language: language, extendedPostalCodesFor: extendedPostalCodesFor, idxSet: idxSet).request(type: EndpointRouter.EmptyResponse.self)
     }
     /// `GET /search/{versionNumber}/s/{query}.{ext}` → no body.
+    @available(*, deprecated, message: "deprecated in the API's OpenAPI document")
     public static func getSearchS(versionNumber: Int, query: String, ext: GetSearchCSExt, typeahead: Bool? = nil, limit: Int? = nil, ofs: Int? = nil, countrySet: String? = nil, lat: Float? = nil, lon: Float? = nil, radius: Int? = nil, topLeft: String? = nil, btmRight: String? = nil, language: String? = nil, idxSet: String? = nil, view: GetSearchCSView? = nil) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {
         await TomTomSearchAPI.getSearchS(versionNumber: versionNumber, query: query, ext: ext, typeahead: typeahead, limit: limit, ofs: ofs, countrySet: countrySet, lat: lat, lon: lon, radius: radius, topLeft: topLeft, btmRight: btmRight, language: language, idxSet: idxSet, view: view).request(type: EndpointRouter.EmptyResponse.self)
     }

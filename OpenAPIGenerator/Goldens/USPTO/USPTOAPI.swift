@@ -7,11 +7,15 @@ public enum USPTOAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     /// List available data sets `GET /`
     case listDataSets
     /// Provides the general information about the API and the list of fields that can be used to query the dataset. `GET /{dataset}/{version}/fields`
+    ///
+    /// This GET API returns the list of all the searchable field names that are in the oa_citations. Please see the 'fields' attribute which returns an array of field names. Each field or a combination of fields can be searched using the syntax options shown below.
     case listSearchableFields(dataset: String, version: String)
     /// Provides search capability for the data set with the given search criteria. `POST /{dataset}/{version}/records`
+    ///
+    /// This API is based on Solr/Lucene Search. The data is indexed using SOLR. This GET API returns the list of all the searchable field names that are in the Solr Index. Please see the 'fields' attribute which returns an array of field names. Each field or a combination of fields can be searched using the Solr/Lucene Syntax. Please refer https://lucene.apache.org/core/3_6_2/queryparsersyntax.html#Overview for the query syntax. List of field names that are searchable can be determined using above GET api.
     case performSearch(dataset: String, version: String, _ body: PerformSearchForm? = nil)
 
-    public var host: String { USPTOAPI.configuration.server }
+    public var host: String { USPTOAPI.activeConfiguration.server }
     public var endpoint: String {
         switch self {
         case .listDataSets: return ""
@@ -35,7 +39,7 @@ public enum USPTOAPI: EndpointRouter.HTTPClient, Sendable, Hashable {
     }
     public var decoder: JSONDecoder { USPTOAPI.jsonDecoder }
     public var encoder: JSONEncoder { USPTOAPI.jsonEncoder }
-    public var middlewares: [any EndpointRouter.HTTPMiddleware] { USPTOAPI.configuration.middlewares(host: host, authorized: false) }
+    public var middlewares: [any EndpointRouter.HTTPMiddleware] { USPTOAPI.activeConfiguration.middlewares(host: host, authorized: false) }
 }
 
 /// The operations of USPTO Data Set API with their documented success types; each call goes through USPTOAPI.

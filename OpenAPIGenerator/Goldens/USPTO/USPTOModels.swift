@@ -29,7 +29,7 @@ public struct DataSetList: Codable, Sendable, Hashable {
 }
 
 public struct PerformSearchForm: Codable, Sendable, Hashable {
-    /// Uses Lucene Query Syntax in the format of propertyName:value, propertyName:[num1 TO num2] and date range format: propertyName:[yyyyMMdd TO yyyyMMdd]. In the response please see the 'docs' element w...
+    /// Uses Lucene Query Syntax in the format of propertyName:value, propertyName:[num1 TO num2] and date range format: propertyName:[yyyyMMdd TO yyyyMMdd]. In the response please see the 'docs' element which has the list of record objects. Each record structure would consist of all the fields and their corresponding values.
     public var criteria: String
     /// Starting record number. Default value is 0.
     public var start: Int?

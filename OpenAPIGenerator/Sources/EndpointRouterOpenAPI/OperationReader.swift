@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the `paths` of a document into ``Operation``s, naming them and their parameters.
 struct OperationReader {
     let document: DocumentValue
@@ -71,6 +73,11 @@ struct OperationReader {
             var (type, nullable) = schemas.type(
                 of: schema ?? .object(DocumentObject()), at: parameterPointer.appending("schema"),
                 name: typePrefix + SwiftNames.typeName(name))
+            if place == .path, type == .json {
+                // A path value is text: a schema without a type (FastAPI's `{title: Job Id}`) says
+                // nothing else, and any JSON would send `"value"` with its quotes.
+                type = .builtin("String")
+            }
             if schemas.isScalarChoice(type) {
                 // `oneOf: [integer, string]` (GitHub's workflow_id) is sent as text either way.
                 type = .builtin("String")
@@ -86,22 +93,42 @@ struct OperationReader {
                 }
             }
             let label = SwiftNames.unique(SwiftNames.propertyName(name), in: &labels)
-            let isRequired = place == .path || parameter["required"]?.bool == true
+            // A path segment cannot be left out or be null: `anyOf [integer, null]` in a path
+            // (FastAPI's `int | None`) is still one value in the path.
+            let isOptional = place == .path ? false : parameter["required"]?.bool != true || nullable
             parameters.append(
                 Operation.Parameter(
-                    key: name, label: label, location: place, type: type, isOptional: !isRequired || nullable, serialization: serialization,
+                    key: name, label: label, location: place, type: type, isOptional: isOptional, serialization: serialization,
                     explode: explode))
         }
         let body = readBody(operation["requestBody"], at: pointer.appending("requestBody"), typePrefix: typePrefix)
-        let (success, errorTypes, extraStatuses) = readResponses(
+        let (answer, errorTypes, extraStatuses) = readResponses(
             operation["responses"]?.object, at: pointer.appending("responses"), typePrefix: typePrefix)
+        var streamCall: Operation.StreamCall?
+        if let (media, kind) = answer.stream {
+            let suffix: String
+            switch kind {
+            case .events, .decodedEvents: suffix = "Events"
+            case .jsonLines, .lines: suffix = "Lines"
+            }
+            streamCall = Operation.StreamCall(name: SwiftNames.unique(caseName + suffix, in: &takenCaseNames), media: media, kind: kind)
+        }
         let security = operation["security"] ?? document["security"]
         let requiresAuthorization = (security?.array?.contains { ($0.object?.keys.count ?? 0) > 0 }) ?? false
         return Operation(
             caseName: caseName, method: method, path: path,
-            summary: SwiftNames.summary(operation["summary"]?.string ?? operation["description"]?.string), parameters: parameters,
-            body: body, success: success, errorTypes: errorTypes, extraSuccessStatuses: extraStatuses,
-            requiresAuthorization: requiresAuthorization)
+            summary: SwiftNames.summary(operation["summary"]?.string ?? operation["description"]?.string),
+            description: Self.description(of: operation), parameters: parameters,
+            body: body, success: answer.success, errorTypes: errorTypes, extraSuccessStatuses: extraStatuses,
+            requiresAuthorization: requiresAuthorization, accept: answer.accept, streamCall: streamCall,
+            isDeprecated: operation["deprecated"]?.bool == true)
+    }
+
+    /// The operation's whole description, unless the summary line already says all of it.
+    static func description(of operation: DocumentObject) -> String? {
+        guard let full = SwiftNames.documentation(operation["description"]?.string) else { return nil }
+        let summary = SwiftNames.summary(operation["summary"]?.string ?? operation["description"]?.string)
+        return full == summary ? nil : full
     }
 
     /// `operationId` made lowerCamel (`meta/root` → `metaRoot`), or method and the path's literal
@@ -165,11 +192,19 @@ struct OperationReader {
         return type == "application/json" || type.hasSuffix("+json") || type == "*/*" && false
     }
 
+    /// The first 2xx answer: what the ordinary call returns, the `Accept` it sends, and the
+    /// stream a second call reads when the answer is also offered as one.
+    struct Answer {
+        var success: Operation.Success
+        var accept: String?
+        var stream: (media: String, kind: Operation.Stream)?
+    }
+
     private func readResponses(_ responses: DocumentObject?, at pointer: JSONPointer, typePrefix: String)
-        -> (Operation.Success, [String], [Int])
+        -> (Answer, [String], [Int])
     {
-        guard let responses else { return (.empty, [], []) }
-        var success: Operation.Success?
+        guard let responses else { return (Answer(success: .empty), [], []) }
+        var success: Answer?
         var errors: [String] = []
         var extra: [Int] = []
         for (status, raw) in responses.members {
@@ -189,28 +224,87 @@ struct OperationReader {
                 if !errors.contains(code) { errors.append(code) }
             }
         }
-        return (success ?? .decoded(.builtin("Data")), errors, extra)
+        return (success ?? Answer(success: .decoded(.builtin("Data"))), errors, extra)
     }
 
-    private func readSuccess(_ content: DocumentObject?, at pointer: JSONPointer, typePrefix: String) -> Operation.Success {
-        guard let content, let first = content.keys.first else { return .empty }
-        if let stream = content.keys.first(where: { $0.hasPrefix("text/event-stream") }) {
-            _ = stream
-            return .events
+    static func isEventStream(_ media: String) -> Bool { media.lowercased().hasPrefix("text/event-stream") }
+
+    static func isJSONLines(_ media: String) -> Bool {
+        let type = media.lowercased()
+        return type.hasPrefix("application/x-ndjson") || type.hasPrefix("application/jsonl") || type.hasPrefix("application/x-jsonlines")
+    }
+
+    /// The success answer. A stream offered beside JSON, text or bytes (the same operation answers
+    /// either, chosen by `Accept`) does not replace the ordinary answer: a server answering JSON to
+    /// a call that reads events would give no event and no error. The ordinary call asks for its
+    /// media type, and the stream gets a second call.
+    private func readSuccess(_ content: DocumentObject?, at pointer: JSONPointer, typePrefix: String) -> Answer {
+        guard let content, !content.keys.isEmpty else { return Answer(success: .empty) }
+        let streamMedia = content.keys.first(where: Self.isEventStream) ?? content.keys.first(where: Self.isJSONLines)
+        let stream = streamMedia.map { ($0, readStream($0, content: content, at: pointer, typePrefix: typePrefix)) }
+        let others = content.keys.filter { !Self.isEventStream($0) && !Self.isJSONLines($0) }
+        guard let first = others.first else {
+            guard let (_, kind) = stream else { return Answer(success: .empty) }
+            switch kind {
+            // The only answer: the call that exists already, as it always was (events untyped).
+            case .events, .decodedEvents: return Answer(success: .events, accept: nil, stream: nil)
+            case .jsonLines(let type): return Answer(success: .jsonLines(type), accept: nil, stream: nil)
+            case .lines: return Answer(success: .lines, accept: nil, stream: nil)
+            }
         }
-        if let lines = content.keys.first(where: { $0.hasPrefix("application/x-ndjson") || $0.hasPrefix("application/jsonl") }) {
-            let (type, _) = schemas.type(
-                of: content[lines]?["schema"] ?? .object(DocumentObject()), at: pointer.appending(lines).appending("schema"),
-                name: typePrefix + "Line")
-            return .jsonLines(type)
+        let chosen = others.first(where: Self.isJSON) ?? first
+        let success: Operation.Success
+        if Self.isJSON(chosen) {
+            if let schema = content[chosen]?["schema"] {
+                let (type, nullable) = schemas.type(
+                    of: schema, at: pointer.appending(chosen).appending("schema"), name: typePrefix + "Response")
+                if !nullable, type == .builtin("String") {
+                    success = .jsonString
+                } else {
+                    success = .decoded(nullable ? .json : type)
+                }
+            } else {
+                success = .decoded(.json)
+            }
+        } else if chosen.lowercased().hasPrefix("text/") {
+            success = .decoded(.builtin("String"))
+        } else {
+            success = .decoded(.builtin("Data"))
         }
-        if let json = content.keys.first(where: Self.isJSON) {
-            guard let schema = content[json]?["schema"] else { return .decoded(.json) }
-            let (type, nullable) = schemas.type(of: schema, at: pointer.appending(json).appending("schema"), name: typePrefix + "Response")
-            if !nullable, type == .builtin("String") { return .jsonString }
-            return .decoded(nullable ? .json : type)
+        // `*/*` or a wildcard asks for nothing in particular.
+        let accept = stream != nil && !chosen.contains("*") ? chosen : nil
+        return Answer(success: success, accept: accept, stream: stream)
+    }
+
+    /// How a streamed answer's elements are read.
+    private func readStream(_ media: String, content: DocumentObject, at pointer: JSONPointer, typePrefix: String) -> Operation.Stream {
+        let mediaObject = content[media]
+        let schemaPointer = pointer.appending(media).appending("schema")
+        if Self.isEventStream(media) {
+            guard let schema = mediaObject?["schema"] else { return .events }
+            let (type, _) = schemas.type(of: schema, at: schemaPointer, name: typePrefix + "Event")
+            switch type {
+            case .builtin("String"), .json: return .events
+            default: return .decodedEvents(type)
+            }
         }
-        if first.hasPrefix("text/") { return .decoded(.builtin("String")) }
-        return .decoded(.builtin("Data"))
+        let (type, _) = schemas.type(
+            of: mediaObject?["schema"] ?? .object(DocumentObject()), at: schemaPointer, name: typePrefix + "Line")
+        guard type == .builtin("String") else { return .jsonLines(type) }
+        // Lines declared as strings (FastAPI's `StreamingResponse`): JSON values when the example
+        // shows them, else text.
+        let example = mediaObject?["schema"]?["example"]?.string ?? mediaObject?["example"]?.string
+        if let example, Self.linesAreJSON(example) { return .jsonLines(.json) }
+        return .lines
+    }
+
+    /// Whether every non-blank line of `example` is a JSON object or array.
+    static func linesAreJSON(_ example: String) -> Bool {
+        let lines = example.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !lines.isEmpty else { return false }
+        return lines.allSatisfy { line in
+            guard line.hasPrefix("{") || line.hasPrefix("["), let data = line.data(using: .utf8) else { return false }
+            return (try? JSONSerialization.jsonObject(with: data)) != nil
+        }
     }
 }

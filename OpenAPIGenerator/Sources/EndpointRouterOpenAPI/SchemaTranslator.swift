@@ -71,7 +71,7 @@ final class SchemaTranslator {
         if case .model(let declared) = result.0, declared == name {
         } else if case .openEnum(let declared) = result.0, declared == name {
         } else {
-            aliases.append((name, result.0, SwiftNames.summary(schema["description"]?.string)))
+            aliases.append((name, result.0, SwiftNames.documentation(schema["description"]?.string)))
         }
         return result
     }
@@ -212,6 +212,28 @@ final class SchemaTranslator {
         return .dictionary(Self.element(value))
     }
 
+    /// The names of the generated structs and enums `roots` hold, through properties, alternatives,
+    /// arrays and dictionaries.
+    func typesReachable(from roots: [SwiftTypeReference]) -> Set<String> {
+        let structsByName = Dictionary(structs.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let choicesByName = Dictionary(choices.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var found: Set<String> = []
+        var pending = roots
+        while let type = pending.popLast() {
+            switch type {
+            case .model(let name):
+                guard found.insert(name).inserted else { continue }
+                pending += structsByName[name]?.properties.map(\.type) ?? []
+                pending += choicesByName[name]?.alternatives.map(\.type) ?? []
+            case .array(let element), .dictionary(let element), .optional(let element):
+                pending.append(element)
+            case .builtin, .date, .openEnum, .json:
+                continue
+            }
+        }
+        return found
+    }
+
     /// Whether `type` is a generated oneOf/anyOf whose alternatives are all numbers, strings or
     /// Booleans.
     func isScalarChoice(_ type: SwiftTypeReference) -> Bool {
@@ -242,6 +264,19 @@ final class SchemaTranslator {
         Set(object["required"]?.array?.compactMap(\.string) ?? [])
     }
 
+    /// An inline object's own name: its `title` (GitHub's inline copies of a user say
+    /// `title: Simple User`), so a type several operations share is not named after the first
+    /// that used it. Only a title of two words or more whose name is free: a one-word title is
+    /// usually the property's own name (FastAPI's), and a taken one would need a number.
+    private func titledName(_ schema: DocumentObject) -> String? {
+        guard let title = schema["title"]?.string, SwiftNames.words(title).count > 1 else { return nil }
+        var name = SwiftNames.typeName(title)
+        if SwiftNames.reservedTypeNames.contains(name) { name = typePrefix + name }
+        guard !takenTypeNames.contains(name) else { return nil }
+        takenTypeNames.insert(name)
+        return name
+    }
+
     private func declarationName(_ name: String, isComponent: Bool) -> String {
         isComponent ? name : newTypeName(name)
     }
@@ -250,9 +285,9 @@ final class SchemaTranslator {
         properties groups: [(DocumentObject, JSONPointer)], required: Set<String>, schema: DocumentObject, at pointer: JSONPointer,
         name: String, isComponent: Bool
     ) -> SwiftTypeReference {
-        let typeName = declarationName(name, isComponent: isComponent)
+        let typeName = isComponent ? name : titledName(schema) ?? declarationName(name, isComponent: false)
         var declaration = StructDeclaration(
-            name: typeName, summary: SwiftNames.summary(schema["description"]?.string ?? schema["title"]?.string), pointer: pointer,
+            name: typeName, summary: SwiftNames.documentation(schema["description"]?.string ?? schema["title"]?.string), pointer: pointer,
             properties: [])
         var takenMembers: Set<String> = ["init", "CodingKeys"]
         var seenKeys: Set<String> = []
@@ -266,7 +301,8 @@ final class SchemaTranslator {
                 declaration.properties.append(
                     .init(
                         key: key, name: propertyName, type: propertyType, isOptional: nullable || !required.contains(key),
-                        summary: SwiftNames.summary(description)))
+                        writesNull: nullable && required.contains(key),
+                        isDeprecated: propertySchema["deprecated"]?.bool == true, summary: SwiftNames.documentation(description)))
             }
         }
         structs.append(declaration)
@@ -318,7 +354,8 @@ final class SchemaTranslator {
             let base = value.isEmpty ? "empty" : SwiftNames.memberName(signed)
             constants.append((SwiftNames.unique(base, in: &taken), value))
         }
-        openEnums.append(OpenEnumDeclaration(name: typeName, summary: SwiftNames.summary(schema["description"]?.string), values: constants))
+        openEnums.append(
+            OpenEnumDeclaration(name: typeName, summary: SwiftNames.documentation(schema["description"]?.string), values: constants))
         return .openEnum(typeName)
     }
 
@@ -327,7 +364,7 @@ final class SchemaTranslator {
     ) -> SwiftTypeReference {
         let typeName = declarationName(name, isComponent: isComponent)
         var declaration = ChoiceDeclaration(
-            name: typeName, summary: SwiftNames.summary(schema["description"]?.string), discriminator: nil, alternatives: [])
+            name: typeName, summary: SwiftNames.documentation(schema["description"]?.string), discriminator: nil, alternatives: [])
         let discriminator = schema["discriminator"]?["propertyName"]?.string
         declaration.discriminator = discriminator
         var mapping: [String: [String]] = [:]
@@ -344,8 +381,10 @@ final class SchemaTranslator {
             let memberPointer = pointer.appending(keyword).appending(String(index))
             let reference = member["$ref"]?.string
             let referencedName = reference.flatMap { JSONPointer(reference: $0)?.tokens.last }
+            let label = reference == nil ? Self.inlineAlternativeLabel(member, among: members) : nil
             let (memberType, _) = type(
-                of: member, at: memberPointer, name: typeName + (referencedName.map(SwiftNames.typeName) ?? "Case\(index + 1)"))
+                of: member, at: memberPointer,
+                name: typeName + (referencedName.map(SwiftNames.typeName) ?? label.map(SwiftNames.typeName) ?? "Case\(index + 1)"))
             guard seenTypes.insert(memberType).inserted else {
                 warn(memberPointer, "a second alternative of the same Swift type is folded into the first")
                 continue
@@ -353,12 +392,22 @@ final class SchemaTranslator {
             let caseBase: String
             if let referencedName {
                 caseBase = SwiftNames.memberName(referencedName)
+            } else if let label, case .model = memberType {
+                caseBase = SwiftNames.memberName(label)
             } else {
                 caseBase = caseName(for: memberType, index: index)
             }
             var values: [String] = []
-            if discriminator != nil, let reference {
-                values = mapping[reference] ?? [referencedName ?? ""]
+            if let discriminator, let reference {
+                if let mapped = mapping[reference] {
+                    values = mapped
+                } else {
+                    // Without a mapping, OpenAPI says the value is the component's name, but
+                    // servers send what the alternative declares (`type: {enum: [function]}` for
+                    // `FunctionCall`): both select it.
+                    values = discriminatorConstants(of: member, property: discriminator, at: memberPointer)
+                    if let referencedName, !values.contains(referencedName) { values.append(referencedName) }
+                }
             }
             declaration.alternatives.append(
                 .init(caseName: SwiftNames.unique(caseBase, in: &takenCases), type: memberType, discriminatorValues: values))
@@ -366,8 +415,59 @@ final class SchemaTranslator {
         if discriminator != nil, declaration.alternatives.contains(where: \.discriminatorValues.isEmpty) {
             warn(pointer, "discriminator with inline alternatives: those are decoded by trying each in turn")
         }
+        if discriminator != nil {
+            declaration.unknownCase = SwiftNames.unique("unknown", in: &takenCases)
+        }
         choices.append(declaration)
         return .model(typeName)
+    }
+
+    /// A name for an inline object alternative, so it is not `…Case2`: its `title`, else its first
+    /// property (required ones first) that no other alternative declares; `nil` when it has
+    /// neither.
+    static func inlineAlternativeLabel(_ member: DocumentValue, among members: [DocumentValue]) -> String? {
+        guard let object = member.object else { return nil }
+        if let title = object["title"]?.string, !SwiftNames.words(title).isEmpty { return title }
+        guard let properties = object["properties"]?.object else { return nil }
+        let required = object["required"]?.array?.compactMap(\.string) ?? []
+        var othersKeys: Set<String> = []
+        var otherObjects = 0
+        for other in members where other != member {
+            guard let keys = other["properties"]?.object?.keys ?? (other["$ref"] != nil ? [] : nil) else { continue }
+            otherObjects += 1
+            othersKeys.formUnion(keys)
+        }
+        // Beside scalars only (`oneOf [string, {id, name}]`), it is the object form.
+        if otherObjects == 0 { return "object" }
+        let ordered = required.filter { properties.keys.contains($0) } + properties.keys.filter { !required.contains($0) }
+        return ordered.first { !othersKeys.contains($0) && !SwiftNames.words($0).isEmpty }
+    }
+
+    /// The values an alternative allows for the discriminator property: a single-value `enum` or
+    /// a `const`, in its own properties or in those of its `allOf` parts.
+    private func discriminatorConstants(of member: DocumentValue, property: String, at pointer: JSONPointer) -> [String] {
+        var found: [String] = []
+        func visit(_ value: DocumentValue, at valuePointer: JSONPointer, depth: Int) {
+            guard depth < 8, let (resolved, resolvedPointer) = resolve(value, at: valuePointer), let object = resolved.object else {
+                return
+            }
+            if let schema = object["properties"]?[property],
+                let (propertySchema, _) = resolve(schema, at: resolvedPointer.appending("properties").appending(property))
+            {
+                if let constant = propertySchema["const"]?.string {
+                    found.append(constant)
+                } else if let values = propertySchema["enum"]?.array, values.count == 1, let only = values[0].string {
+                    found.append(only)
+                }
+            }
+            for (index, part) in (object["allOf"]?.array ?? []).enumerated() {
+                visit(part, at: resolvedPointer.appending("allOf").appending(String(index)), depth: depth + 1)
+            }
+        }
+        visit(member, at: pointer, depth: 0)
+        var unique: [String] = []
+        for value in found where !unique.contains(value) { unique.append(value) }
+        return unique
     }
 
     private func caseName(for type: SwiftTypeReference, index: Int) -> String {

@@ -7,6 +7,7 @@ struct ServerRenderer {
     func render(_ servers: [DocumentValue], schemas: SchemaTranslator) -> String {
         var text = ""
         var defaultServer: String?
+        var templatedDefault: String?
         var functionNames: Set<String> = []
         for (index, server) in servers.enumerated() {
             guard let template = server["url"]?.string else { continue }
@@ -17,7 +18,13 @@ struct ServerRenderer {
                 resolved = resolved.replacingOccurrences(of: "{\(name)}", with: Self.text(variable["default"]) ?? "")
             }
             let isAbsolute = resolved.hasPrefix("http://") || resolved.hasPrefix("https://")
-            if defaultServer == nil {
+            // A server with variables is a template for the user's own (Azure's
+            // `https://{endpoint}/openai`, default `your-resource-name.openai.azure.com`): the
+            // default is the first server without variables, and a template's defaults only when
+            // no such server exists and they name a real host.
+            if !variables.isEmpty {
+                if templatedDefault == nil, isAbsolute, !Self.hasPlaceholderHost(resolved) { templatedDefault = resolved }
+            } else if defaultServer == nil {
                 if !isAbsolute {
                     schemas.warn(
                         pointer, "server '\(template)' is not an absolute http(s) URL; set one with \(api).configuration.use(server:)")
@@ -41,11 +48,18 @@ struct ServerRenderer {
             text += "    /// `\(template)`\(description)\n"
             text += "    \(access)static func \(functionName)(\(parameters.joined(separator: ", "))) -> String { \"\(literal)\" }\n"
         }
+        if defaultServer == nil { defaultServer = templatedDefault }
         if servers.isEmpty {
             schemas.warn(JSONPointer(["servers"]), "the document names no server; set one with \(api).configuration.use(server:)")
+        } else if defaultServer == nil, !functionNames.isEmpty {
+            schemas.warn(
+                JSONPointer(["servers"]),
+                "no server of the document is a default (each has variables with placeholder values); set one with "
+                    + "\(api).configuration.use(server: \(api).\(functionNames.sorted().first ?? "server1")(…))")
         }
         let value = defaultServer.map(SwiftNames.literal) ?? "nil"
-        return "    /// The document's first absolute server, the one calls go to until another is set.\n"
+        return "    /// The document's first absolute server without variables (else a template's defaults), the one calls go to until\n"
+            + "    /// another is set.\n"
             + "    \(access)static let defaultServer: String? = \(value)\n" + text
     }
 
@@ -59,11 +73,12 @@ struct ServerRenderer {
         }
     }
 
-    /// `HOSTNAME`, `{hostname}`-style defaults and `example.com` are not servers to call.
+    /// `HOSTNAME`, `{hostname}`-style defaults and `your-resource-name.…` are not servers to call.
     static func hasPlaceholderHost(_ url: String) -> Bool {
         guard let schemeEnd = url.range(of: "://") else { return true }
         let host = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != ":" }
         return host.isEmpty || host.allSatisfy { $0.isUppercase || $0 == "_" } || host.contains("{")
+            || host.lowercased().hasPrefix("your-") || host.lowercased().hasPrefix("your_")
     }
 }
 

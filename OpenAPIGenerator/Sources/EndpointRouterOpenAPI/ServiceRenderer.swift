@@ -4,6 +4,8 @@ struct ServiceRenderer {
     let frontDoor: String
     let access: String
     let operations: [Operation]
+    /// Whether operation descriptions become doc comments (the summary line always does).
+    var includeDocumentation = true
 
     private func pattern(_ operation: Operation, binding wanted: Set<String>) -> String {
         let values = operation.associatedValues
@@ -30,9 +32,17 @@ struct ServiceRenderer {
         text += "\(access)enum \(api): EndpointRouter.HTTPClient, Sendable, Hashable {\n"
         for operation in operations {
             text += "    /// \(operation.summary.map { $0 + " " } ?? "")`\(operation.method.uppercased()) \(operation.path)`\n"
+            if includeDocumentation, let description = operation.description {
+                text +=
+                    "    ///\n"
+                    + description.split(separator: "\n", omittingEmptySubsequences: false).map {
+                        $0.isEmpty ? "    ///\n" : "    /// \($0)\n"
+                    }.joined()
+            }
+            text += deprecation(operation)
             text += "    case \(SwiftNames.escaped(operation.caseName))\(declarationParameters(operation))\n"
         }
-        text += "\n    \(access)var host: String { \(api).configuration.server }\n"
+        text += "\n    \(access)var host: String { \(api).activeConfiguration.server }\n"
         text += endpointProperty()
         text += methodProperty()
         text += "    \(access)var parameterEncoding: EndpointRouter.ParameterEncoding { .query }\n"
@@ -46,18 +56,23 @@ struct ServiceRenderer {
         let authorized = operations.filter(\.requiresAuthorization)
         if authorized.isEmpty {
             text +=
-                "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).configuration.middlewares(host: host, authorized: false) }\n"
+                "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).activeConfiguration.middlewares(host: host, authorized: false) }\n"
         } else if authorized.count == operations.count {
             text +=
-                "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).configuration.middlewares(host: host, authorized: true) }\n"
+                "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] { \(api).activeConfiguration.middlewares(host: host, authorized: true) }\n"
         } else {
             text += "    \(access)var middlewares: [any EndpointRouter.HTTPMiddleware] {\n"
             text += "        switch self {\n"
             text +=
-                "        case \(operations.filter { !$0.requiresAuthorization }.map { ".\(SwiftNames.escaped($0.caseName))" }.joined(separator: ", ")): \(api).configuration.middlewares(host: host, authorized: false)\n"
-            text += "        default: \(api).configuration.middlewares(host: host, authorized: true)\n        }\n    }\n"
+                "        case \(operations.filter { !$0.requiresAuthorization }.map { ".\(SwiftNames.escaped($0.caseName))" }.joined(separator: ", ")): \(api).activeConfiguration.middlewares(host: host, authorized: false)\n"
+            text += "        default: \(api).activeConfiguration.middlewares(host: host, authorized: true)\n        }\n    }\n"
         }
         return text + "}\n"
+    }
+
+    /// `deprecated: true` as the attribute the compiler reports at every use.
+    private func deprecation(_ operation: Operation) -> String {
+        operation.isDeprecated ? "    @available(*, deprecated, message: \"deprecated in the API's OpenAPI document\")\n" : ""
     }
 
     private func declarationParameters(_ operation: Operation) -> String {
@@ -94,13 +109,32 @@ struct ServiceRenderer {
         return text + "    }\n"
     }
 
-    /// The path as a Swift string literal with every parameter through `\(segment:)`.
+    /// The path as a Swift string literal with every parameter through `\(segment:)`, and a query
+    /// the path writes (`/items?kind=x`) through `\(query:)`: EndpointRouter refuses any other `?`
+    /// in an endpoint (`HTTPClientError.delimiterInEndpoint`), since a `?` in a value would
+    /// otherwise cut the path silently.
     private func endpointLiteral(_ operation: Operation) -> (String, Set<String>) {
         var path = Substring(operation.path)
         while path.hasPrefix("/") { path = path.dropFirst() }
-        var literal = ""
+        // A fragment is never sent; the document means the path before it.
+        if let hash = path.firstIndex(of: "#") { path = path[..<hash] }
         var names: Set<String> = []
-        var rest = path
+        guard let question = path.firstIndex(of: "?") else {
+            return ("\"" + templateLiteral(path, operation, &names) + "\"", names)
+        }
+        var literal = templateLiteral(path[..<question], operation, &names)
+        let query = path[path.index(after: question)...]
+        if !query.isEmpty {
+            literal += "\\(query: \"" + templateLiteral(query, operation, &names) + "\")"
+        }
+        return ("\"" + literal + "\"", names)
+    }
+
+    /// The text of a path template inside a string literal: literal text escaped, each `{name}`
+    /// that is a path parameter through `\(segment:)`.
+    private func templateLiteral(_ template: Substring, _ operation: Operation, _ names: inout Set<String>) -> String {
+        var literal = ""
+        var rest = template
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             literal += escapeLiteral(String(rest[..<open]))
             let key = String(rest[rest.index(after: open)..<close])
@@ -120,7 +154,7 @@ struct ServiceRenderer {
             rest = rest[rest.index(after: close)...]
         }
         literal += escapeLiteral(String(rest))
-        return ("\"" + literal + "\"", names)
+        return literal
     }
 
     private func escapeLiteral(_ text: String) -> String {
@@ -225,19 +259,24 @@ struct ServiceRenderer {
     }
 
     private func headersProperty() -> String {
-        let withHeaders = operations.filter { $0.parameters.contains { $0.location == .header } }
+        let withHeaders = operations.filter { $0.accept != nil || $0.parameters.contains { $0.location == .header } }
         guard !withHeaders.isEmpty else { return "" }
         var text = "    \(access)var headers: [String: String]? {\n        switch self {\n"
         for operation in withHeaders {
             let headers = operation.parameters.filter { $0.location == .header }
-            let entries = headers.map { parameter -> String in
-                let name = SwiftNames.escaped(parameter.label)
-                let value =
-                    parameter.serialization == .jsonText
-                    ? (parameter.isOptional ? "\(name).map { \(api).jsonText($0) }" : "\(api).jsonText(\(name))")
-                    : textExpression(parameter.type, name, optional: parameter.isOptional)
-                return "\(SwiftNames.literal(parameter.key)): \(value)"
-            }
+            // The stream call's own `Accept` (`events()` sends one; the lines call passes one)
+            // replaces this one.
+            let accept = operation.accept.map { ["\"Accept\": \(SwiftNames.literal($0))"] } ?? []
+            let entries =
+                accept
+                + headers.map { parameter -> String in
+                    let name = SwiftNames.escaped(parameter.label)
+                    let value =
+                        parameter.serialization == .jsonText
+                        ? (parameter.isOptional ? "\(name).map { \(api).jsonText($0) }" : "\(api).jsonText(\(name))")
+                        : textExpression(parameter.type, name, optional: parameter.isOptional)
+                    return "\(SwiftNames.literal(parameter.key)): \(value)"
+                }
             text +=
                 "        case \(pattern(operation, binding: Set(headers.map(\.label)))): return \(api).headerFields([\(entries.joined(separator: ", "))])\n"
         }
@@ -288,29 +327,69 @@ struct ServiceRenderer {
             let errors =
                 operation.errorTypes.isEmpty ? "" : "; failures document \(operation.errorTypes.map { "`\($0)`" }.joined(separator: ", "))"
             let signature = "\(access)static func \(SwiftNames.escaped(operation.caseName))(\(parameters))"
+            let deprecated = deprecation(operation)
             switch operation.success {
             case .decoded(let type):
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → `\(code(type))`\(errors).\n"
-                text += "    \(signature) async -> Result<\(code(type)), EndpointRouter.HTTPClientError> {\n"
+                text += deprecated + "    \(signature) async -> Result<\(code(type)), EndpointRouter.HTTPClientError> {\n"
                 text += "        await \(call).request(type: \(code(type)).self)\n    }\n"
             case .empty:
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → no body\(errors).\n"
-                text += "    \(signature) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {\n"
+                text += deprecated + "    \(signature) async -> Result<EndpointRouter.EmptyResponse, EndpointRouter.HTTPClientError> {\n"
                 text += "        await \(call).request(type: EndpointRouter.EmptyResponse.self)\n    }\n"
             case .jsonString:
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → `String` (a JSON string)\(errors).\n"
-                text += "    \(signature) async -> Result<String, EndpointRouter.HTTPClientError> {\n"
+                text += deprecated + "    \(signature) async -> Result<String, EndpointRouter.HTTPClientError> {\n"
                 text += "        await \(call).response(type: Data.self).flatMap(\(api).decodeJSONString)\n    }\n"
             case .events:
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → Server-Sent Events\(errors).\n"
-                text += "    \(signature) -> EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent> {\n"
+                text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent> {\n"
                 text += "        \(call).events()\n    }\n"
             case .jsonLines(let type):
                 text += "    /// `\(operation.method.uppercased()) \(operation.path)` → one `\(code(type))` per line\(errors).\n"
-                text += "    \(signature) -> EndpointRouter.ResponseStream<\(code(type))> {\n"
+                text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<\(code(type))> {\n"
                 text += "        \(call).jsonLines(of: \(code(type)).self)\n    }\n"
+            case .lines:
+                text += "    /// `\(operation.method.uppercased()) \(operation.path)` → the answer's lines, as text\(errors).\n"
+                text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<String> {\n"
+                text += "        \(call).lines()\n    }\n"
+            }
+            if let stream = operation.streamCall {
+                text += streamFunction(operation, stream, parameters: String(parameters), call: call, errors: errors)
             }
         }
         return text + "}\n"
+    }
+
+    /// The second call of an operation whose answer is also offered as a stream: the same request
+    /// asking for the stream's media type.
+    private func streamFunction(_ operation: Operation, _ stream: Operation.StreamCall, parameters: String, call: String, errors: String)
+        -> String
+    {
+        let route = "`\(operation.method.uppercased()) \(operation.path)` as `\(stream.media)`"
+        let signature = "\(access)static func \(SwiftNames.escaped(stream.name))(\(parameters))"
+        let accept = "headers: [\"Accept\": \(SwiftNames.literal(stream.media))]"
+        let deprecated = deprecation(operation)
+        var text = ""
+        switch stream.kind {
+        case .decodedEvents(let type):
+            text += "    /// \(route): each event's data decoded as `\(code(type))`\(errors); `\(operation.caseName)` gives the\n"
+            text += "    /// ordinary answer. The request is sent when the loop starts.\n"
+            text += deprecated + "    \(signature) -> \(api).DecodedEvents<\(code(type))> {\n"
+            text += "        \(api).DecodedEvents(\(call).events())\n    }\n"
+        case .events:
+            text += "    /// \(route): Server-Sent Events\(errors); `\(operation.caseName)` gives the ordinary answer.\n"
+            text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent> {\n"
+            text += "        \(call).events()\n    }\n"
+        case .jsonLines(let type):
+            text += "    /// \(route): one `\(code(type))` per line\(errors); `\(operation.caseName)` gives the ordinary answer.\n"
+            text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<\(code(type))> {\n"
+            text += "        \(call).jsonLines(of: \(code(type)).self, \(accept))\n    }\n"
+        case .lines:
+            text += "    /// \(route): the answer's lines, as text\(errors); `\(operation.caseName)` gives the ordinary answer.\n"
+            text += deprecated + "    \(signature) -> EndpointRouter.ResponseStream<String> {\n"
+            text += "        \(call).lines(\(accept))\n    }\n"
+        }
+        return text
     }
 }

@@ -9,11 +9,26 @@ struct SupportRenderer {
         let usesJSONValue = uses("JSONValue") || uses(".queryObject(") || uses(".formFields(")
         var text = """
             extension \(api) {
-                /// Where calls go and how they are authorized: set at start-up, read on every call.
+                /// Where calls go and how they are authorized: set at start-up, read on every call
+                /// made outside `withConfiguration(_:operation:)`.
                 \(a)static let configuration = Configuration(server: defaultServer)
+
+                /// The configuration of calls made inside `withConfiguration(_:operation:)`.
+                @TaskLocal static var taskConfiguration: Configuration?
+                static var activeConfiguration: Configuration { taskConfiguration ?? configuration }
+                /// Runs `operation` with its calls going through `configuration` instead of the shared one, so
+                /// one process talks to two servers of the API. A stream reads it where it is made. (`Actor` is
+                /// qualified: GitHub's document has an `Actor` schema.)
+                \(a)static func withConfiguration<R>(
+                    _ configuration: Configuration, isolation: isolated (any _Concurrency.Actor)? = #isolation,
+                    operation: () async throws -> R
+                ) async rethrows -> R {
+                    try await $taskConfiguration.withValue(configuration, operation: operation, isolation: isolation)
+                }
             \(servers)
-                /// Decodes responses: `date-time` with or without fractional seconds.
-                static let jsonDecoder: JSONDecoder = {
+                /// Decodes responses: `date-time` with or without fractional seconds. Public, so data read
+                /// another way (a stream's events, a stored body) decodes by the same rules.
+                \(a)static let jsonDecoder: JSONDecoder = {
                     let decoder = JSONDecoder()
                     decoder.dateDecodingStrategy = .custom { decoder in
                         let container = try decoder.singleValueContainer()
@@ -26,7 +41,7 @@ struct SupportRenderer {
                 }()
 
                 /// Encodes bodies: dates as ISO 8601, keys sorted so the same value gives the same bytes.
-                static let jsonEncoder: JSONEncoder = {
+                \(a)static let jsonEncoder: JSONEncoder = {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                     encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -94,6 +109,54 @@ struct SupportRenderer {
         if uses(".headerFields(") {
             text += """
                     static func headerFields(_ fields: [String: String?]) -> [String: String] { fields.compactMapValues { $0 } }
+
+                """
+        }
+        if uses(".DecodedEvents(") {
+            text += """
+                    /// The events of a `text/event-stream` answer, each event's `data` decoded as `Element`
+                    /// with `jsonDecoder`. An event without data (a keep-alive) is skipped, and a `[DONE]`
+                    /// data line, which OpenAI-style servers send as the last event, ends the sequence. Data that
+                    /// does not decode throws `.decodingFailed` naming the event's number.
+                    \(a)struct DecodedEvents<Element: Decodable & Sendable>: AsyncSequence, Sendable {
+                        \(a)typealias Failure = EndpointRouter.HTTPClientError
+                        /// The undecoded events, for the event names, IDs and retry hints this sequence drops.
+                        \(a)let events: EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent>
+
+                        /// Decodes the events of `events`.
+                        \(a)init(_ events: EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent>) { self.events = events }
+
+                        /// Starts reading: the request is sent when the first element is asked for.
+                        \(a)func makeAsyncIterator() -> AsyncIterator { AsyncIterator(events: events.makeAsyncIterator()) }
+
+                        /// Reads and decodes the events in order.
+                        \(a)struct AsyncIterator: AsyncIteratorProtocol {
+                            var events: EndpointRouter.ResponseStream<EndpointRouter.ServerSentEvent>.AsyncIterator
+                            var count = 0
+                            var ended = false
+
+                            /// The next decoded event; `nil` at the end of the stream or after `[DONE]`.
+                            \(a)mutating func next() async throws(EndpointRouter.HTTPClientError) -> Element? {
+                                while !ended, let event = try await events.next() {
+                                    count += 1
+                                    if event.data.isEmpty { continue }
+                                    if event.data == "[DONE]" {
+                                        ended = true
+                                        return nil
+                                    }
+                                    do {
+                                        return try jsonDecoder.decode(Element.self, from: Data(event.data.utf8))
+                                    } catch {
+                                        let response = EndpointRouter.EndpointResponse(
+                                            value: Data(), statusCode: 200, headers: EndpointRouter.HeaderFields(), data: Data(),
+                                            request: EndpointRouter.OutgoingRequest(url: URL(fileURLWithPath: "/")), url: nil)
+                                        throw .decodingFailed(response, "event \\(count) of the stream is not a valid \\(Element.self): \\(error)")
+                                    }
+                                }
+                                return nil
+                            }
+                        }
+                    }
 
                 """
         }
@@ -182,7 +245,8 @@ struct SupportRenderer {
                     private var credentialStore: EndpointRouter.CredentialStore?
                     private var extraMiddlewares: [any EndpointRouter.HTTPMiddleware] = []
 
-                    init(server: String?) { serverURL = server }
+                    /// A configuration of its own, for `\(api).withConfiguration(_:operation:)`.
+                    \(a)init(server: String?) { serverURL = server }
 
                     /// The server calls go to; without one, every call fails with `.badURL` saying to set it.
                     \(a)var server: String {

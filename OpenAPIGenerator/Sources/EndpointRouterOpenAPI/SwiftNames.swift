@@ -131,6 +131,22 @@ enum SwiftNames {
         return result + "\""
     }
 
+    /// A whole description as doc-comment text: its lines without trailing spaces, runs of blank
+    /// lines as one, no blank line at either end. The reader of a model needs the whole of it
+    /// (the first line of GitHub's descriptions is often half a sentence).
+    static func documentation(_ text: String?) -> String? {
+        guard let text else { return nil }
+        var lines: [String] = []
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            var line = String(raw)
+            while let last = line.last, last.isWhitespace { line.removeLast() }
+            if line.isEmpty, lines.last?.isEmpty ?? true { continue }
+            lines.append(line)
+        }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+
     /// The first sentence-ish line of a description, safe inside a `///` comment.
     static func summary(_ text: String?) -> String? {
         guard let text else { return nil }

@@ -44,6 +44,11 @@ struct StructDeclaration {
         var name: String
         var type: SwiftTypeReference
         var isOptional: Bool
+        /// Required and nullable: the key is always written, `null` included, since a server
+        /// that requires the key refuses a body without it (FastAPI answers 422).
+        var writesNull: Bool
+        /// `deprecated: true`: marked `@available(*, deprecated)` where it is used.
+        var isDeprecated: Bool
         var summary: String?
     }
     var name: String
@@ -64,6 +69,10 @@ struct ChoiceDeclaration {
     var summary: String?
     var discriminator: String?
     var alternatives: [Alternative]
+    /// The case that keeps a value whose discriminator names no alternative (a kind added to
+    /// the API later), so one new kind does not fail a whole response; `nil` without a
+    /// discriminator.
+    var unknownCase: String?
 }
 
 /// A generated open enum: known values as static constants, any other value kept.

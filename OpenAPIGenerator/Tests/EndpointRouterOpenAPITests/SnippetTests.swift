@@ -87,12 +87,134 @@ struct SnippetTests {
                   oneOf: [{type: integer}, {type: string}]
             """)
         #expect(text.contains("public enum Pet: Codable, Sendable, Hashable {\n    case cat(Cat)\n    case dog(Dog)\n"))
-        #expect(text.contains("switch try container.decode(String.self, forKey: TAPI.AnyCodingKey(\"kind\")) {"))
-        #expect(text.contains("case \"cat\": self = .cat(try decoder.singleValueContainer().decode(Cat.self))"))
-        #expect(text.contains("case \"Dog\": self = .dog(try decoder.singleValueContainer().decode(Dog.self))"))
+        #expect(text.contains("switch try container.decodeIfPresent(String.self, forKey: TAPI.AnyCodingKey(\"kind\")) {"))
+        #expect(text.contains("case \"cat\"?: self = .cat(try decoder.singleValueContainer().decode(Cat.self)); return"))
+        #expect(text.contains("case \"Dog\"?: self = .dog(try decoder.singleValueContainer().decode(Dog.self)); return"))
+        // A kind the document does not name is kept, not a failed response.
+        #expect(text.contains("    case unknown(TAPI.JSONValue)\n"))
+        #expect(text.contains("        self = .unknown(try TAPI.JSONValue(from: decoder))\n"))
         #expect(text.contains("public enum IdOrName: Codable, Sendable, Hashable {\n    case int(Int)\n    case string(String)\n"))
         #expect(
             text.contains("do { self = .int(try decoder.singleValueContainer().decode(Int.self)); return } catch { errors.append(error) }"))
+    }
+
+    @Test func deprecatedOperationsAndPropertiesAreMarkedForTheCompiler() throws {
+        let (text, _) = try generate(
+            """
+            paths:
+              /old: {get: {operationId: oldList, deprecated: true, responses: {'200': {description: ok}}}}
+              /new: {get: {operationId: newList, responses: {'200': {description: ok}}}}
+            components:
+              schemas:
+                Item: {type: object, properties: {old: {type: string, deprecated: true}, name: {type: string}}}
+            """)
+        let attribute = "@available(*, deprecated, message: \"deprecated in the API's OpenAPI document\")"
+        #expect(text.contains("    \(attribute)\n    case oldList\n"))
+        #expect(text.contains("    \(attribute)\n    public static func oldList() async"))
+        #expect(!text.contains("\(attribute)\n    case newList"))
+        #expect(
+            text.contains("    \(attribute)\n    public var old: String? {\n        get { _old }\n        set { _old = newValue }\n    }\n")
+        )
+        #expect(text.contains("        case _old = \"old\"\n"))
+        #expect(text.contains("    public var name: String?\n"))
+    }
+
+    @Test func theDefaultServerIsTheFirstWithoutVariablesNeverAPlaceholder() throws {
+        let (text, _) = try generate(
+            """
+            servers:
+              - url: 'https://{endpoint}/openai'
+                variables: {endpoint: {default: your-resource-name.openai.azure.com}}
+              - url: 'https://api.example.org/v1'
+            paths: {}
+            """)
+        #expect(text.contains("public static let defaultServer: String? = \"https://api.example.org/v1\""))
+        #expect(text.contains("public static func server1(endpoint: String = \"your-resource-name.openai.azure.com\") -> String"))
+
+        let (onlyTemplate, warnings) = try generate(
+            """
+            servers:
+              - url: 'https://{endpoint}/openai'
+                variables: {endpoint: {default: your-resource-name.openai.azure.com}}
+            paths: {}
+            """)
+        #expect(onlyTemplate.contains("public static let defaultServer: String? = nil"))
+        #expect(warnings.contains { $0.contains("no server of the document is a default") && $0.contains("TAPI.server1(") })
+    }
+
+    @Test func wholeDescriptionsBecomeDocComments() throws {
+        let (text, _) = try generate(
+            """
+            paths:
+              /runs:
+                get:
+                  operationId: listRuns
+                  summary: Lists runs.
+                  description: "Lists the runs of a job,\\nnewest first.\\n\\n\\n\\nPaginated.   "
+                  responses: {'200': {description: ok}}
+            components:
+              schemas:
+                Run:
+                  type: object
+                  description: "A run of a job.\\nIts status changes as it runs."
+                  properties:
+                    status: {type: string, description: "One of queued, running,\\nor done."}
+            """)
+        #expect(
+            text.contains(
+                "/// Lists runs. `GET /runs`\n    ///\n    /// Lists the runs of a job,\n    /// newest first.\n    ///\n    /// Paginated.\n    case listRuns\n"
+            ))
+        #expect(text.contains("/// A run of a job.\n/// Its status changes as it runs.\npublic struct Run"))
+        #expect(text.contains("    /// One of queued, running,\n    /// or done.\n    public var status: String?\n"))
+    }
+
+    @Test func inlineAlternativesAreNamedByWhatSetsThemApart() throws {
+        let (text, _) = try generate(
+            """
+            paths: {}
+            components:
+              schemas:
+                Card:
+                  oneOf:
+                    - {type: object, required: [note], properties: {note: {type: string}}}
+                    - {type: object, required: [content_id], properties: {content_id: {type: integer}}}
+                Label:
+                  oneOf: [{type: string}, {type: object, properties: {id: {type: integer}, name: {type: string}}}]
+                Source:
+                  oneOf: [{type: object, title: Branch source, properties: {branch: {type: string}}}, {type: integer}]
+            """)
+        #expect(
+            text.contains("public enum Card: Codable, Sendable, Hashable {\n    case note(CardNote)\n    case contentId(CardContentId)\n"))
+        #expect(text.contains("public enum Label: Codable, Sendable, Hashable {\n    case string(String)\n    case object(LabelObject)\n"))
+        #expect(
+            text.contains(
+                "public enum Source: Codable, Sendable, Hashable {\n    case branchSource(BranchSource)\n    case int(Int)\n"))
+        #expect(!text.contains("Case1") && !text.contains("Case2"))
+    }
+
+    @Test func aSharedInlineObjectWithATitleIsNamedByItNotByItsFirstUse() throws {
+        let (text, _) = try generate(
+            """
+            paths:
+              /forks:
+                get:
+                  operationId: listForks
+                  responses: {'200': {description: ok, content: {application/json: {schema: {type: object, title: Simple User, properties: {login: {type: string}}}}}}}
+              /stars:
+                get:
+                  operationId: listStargazers
+                  responses: {'200': {description: ok, content: {application/json: {schema: {type: object, title: Simple User, properties: {login: {type: string}}}}}}}
+              /me:
+                get:
+                  operationId: me
+                  responses: {'200': {description: ok, content: {application/json: {schema: {type: object, title: Me, properties: {id: {type: integer}}}}}}}
+            """)
+        #expect(text.contains("public struct SimpleUser: Codable"))
+        #expect(text.contains("public static func listForks() async -> Result<SimpleUser, EndpointRouter.HTTPClientError>"))
+        #expect(text.contains("public static func listStargazers() async -> Result<SimpleUser, EndpointRouter.HTTPClientError>"))
+        #expect(!text.contains("ListForksResponse"))
+        // A one-word title is often just the property's name: the contextual name stays.
+        #expect(text.contains("public struct MeResponse: Codable"))
     }
 
     @Test func allOfOfObjectsIsOneFlattenedStruct() throws {
@@ -279,7 +401,7 @@ struct SnippetTests {
         #expect(
             text.contains(
                 "public static func queryKey(_ key: String) -> EndpointRouter.Credential { .query(name: \"api_key\", value: key) }"))
-        #expect(text.contains("case .health: TAPI.configuration.middlewares(host: host, authorized: false)"))
+        #expect(text.contains("case .health: TAPI.activeConfiguration.middlewares(host: host, authorized: false)"))
         #expect(warnings.contains { $0.hasPrefix("warning: #/components/securitySchemes/cookie:") })
     }
 

@@ -14,6 +14,11 @@ extension HTTPClient {
     /// name wins). See ``ResponseStream`` for when the request is sent and what ends it, and
     /// ``ReconnectPolicy`` for reconnecting with `Last-Event-ID`.
     ///
+    /// An answer whose `Content-Type` is not `text/event-stream` (an endpoint that answers JSON
+    /// unless asked for events, a gateway's HTML page) throws `.decodingFailed` with its head
+    /// before any element, rather than ending with no event and no error. An answer with no
+    /// `Content-Type` at all is read as events: the server declared nothing to contradict the request.
+    ///
     /// - Parameters:
     ///   - limits: the event size limit (``StreamLimits/maxElementSize``: the data of one event),
     ///     read-ahead buffer and timeouts.
@@ -26,7 +31,7 @@ extension HTTPClient {
     ) -> ResponseStream<ServerSentEvent> {
         let headers = ["Accept": "text/event-stream", "Cache-Control": "no-cache"].merging(headers) { $1 }
         return stream(limits: limits, reconnect: reconnect, headers: headers, middlewares: middlewares) {
-            EventFraming(maxEventSize: limits.maxElementSize)
+            ContentTypeChecked(EventFraming(maxEventSize: limits.maxElementSize), media: .events)
         }
     }
 
@@ -39,11 +44,15 @@ extension HTTPClient {
     ///
     /// A line longer than ``StreamLimits/maxElementSize`` ends the stream with `.responseTooLarge`.
     /// See ``ResponseStream`` for when the request is sent and what ends it.
+    ///
+    /// Reads answers declared as text (`text/*`), JSON or JSON Lines; another `Content-Type` (an
+    /// image, `application/octet-stream`) throws `.decodingFailed` with the answer's head before any
+    /// line. An answer with no `Content-Type` at all is read as lines.
     public func lines(limits: StreamLimits = StreamLimits(), headers: [String: String] = [:], middlewares: [any HTTPMiddleware] = [])
         -> ResponseStream<String>
     {
         stream(limits: limits, reconnect: .never, headers: headers, middlewares: middlewares) {
-            LineFraming(maxLineSize: limits.maxElementSize)
+            ContentTypeChecked(LineFraming(maxLineSize: limits.maxElementSize), media: .lines)
         }
     }
 
@@ -56,12 +65,17 @@ extension HTTPClient {
     ///
     /// A line that does not decode throws `.decodingFailed` naming its line number and the coding
     /// path, never its content. See ``ResponseStream`` for when the request is sent and what ends it.
+    ///
+    /// Reads answers declared as JSON Lines (`application/x-ndjson`, `application/jsonl`, …) or as
+    /// JSON (servers such as httpbin send JSON Lines as `application/json`); another `Content-Type`
+    /// (`text/html`, `text/event-stream`) throws `.decodingFailed` with the answer's head before any
+    /// line. An answer with no `Content-Type` at all is read as JSON Lines.
     public func jsonLines<T: Decodable & Sendable>(
         of type: T.Type, limits: StreamLimits = StreamLimits(), headers: [String: String] = [:], middlewares: [any HTTPMiddleware] = []
     ) -> ResponseStream<T> {
         let decoder = self.decoder
         return stream(limits: limits, reconnect: .never, headers: headers, middlewares: middlewares) {
-            JSONLineFraming<T>(maxLineSize: limits.maxElementSize, decoder: decoder)
+            ContentTypeChecked(JSONLineFraming<T>(maxLineSize: limits.maxElementSize, decoder: decoder), media: .jsonLines)
         }
     }
 

@@ -155,3 +155,74 @@ struct EventFraming: StreamFraming {
         parser.reconnectionTime.map { .milliseconds($0) }
     }
 }
+
+/// The media types a streaming call reads, checked against each answer's `Content-Type`, so an
+/// answer of another kind (a JSON document to `events()`, a gateway's HTML page) fails typed
+/// instead of giving an empty or meaningless stream.
+struct StreamMediaTypes: Sendable {
+    /// The call, for the message: `events()`.
+    let reader: String
+    /// What it reads, for the message: `text/event-stream`.
+    let expected: String
+    let accepts: @Sendable (_ mediaType: String) -> Bool
+
+    static let jsonLinesTypes: Set<String> = [
+        "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonl", "application/jsonlines",
+        "application/x-jsonlines", "application/json-lines",
+    ]
+
+    static func isJSON(_ type: String) -> Bool { type == "application/json" || type.hasSuffix("+json") }
+
+    static let events = StreamMediaTypes(reader: "events()", expected: "text/event-stream") { $0 == "text/event-stream" }
+    static let lines = StreamMediaTypes(reader: "lines()", expected: "text/*, JSON or JSON Lines") {
+        $0.hasPrefix("text/") || isJSON($0) || jsonLinesTypes.contains($0)
+    }
+    // `application/json` too: servers send JSON Lines under it (httpbin's `/stream/n`).
+    static let jsonLines = StreamMediaTypes(reader: "jsonLines(of:)", expected: "application/x-ndjson (or another JSON Lines or JSON type)")
+    {
+        jsonLinesTypes.contains($0) || isJSON($0)
+    }
+
+    /// The failure for `response`, or `nil` when its `Content-Type` is one this call reads or is
+    /// missing (a server that declares no type is taken at its word that the body is what was asked for).
+    func problem(_ response: EndpointResponse<Data>) -> HTTPClientError? {
+        guard let header = response.headers["Content-Type"] else { return nil }
+        let type = header.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard !type.isEmpty, !accepts(type) else { return nil }
+        return .decodingFailed(
+            response,
+            "the answer's Content-Type is \(type), and \(reader) reads \(expected); the server answered something else "
+                + "(read it with request(type:) or response(type:), or ask for the stream with an Accept header)")
+    }
+}
+
+/// A framing that reads only answers of its media types: the first piece (or the end of an empty
+/// body) of an answer of another type throws the problem instead.
+struct ContentTypeChecked<Inner: StreamFraming>: StreamFraming {
+    private var inner: Inner
+    private let media: StreamMediaTypes
+    private var problem: HTTPClientError?
+
+    init(_ inner: Inner, media: StreamMediaTypes) {
+        self.inner = inner
+        self.media = media
+    }
+
+    mutating func startConnection(_ response: EndpointResponse<Data>) {
+        problem = media.problem(response)
+        inner.startConnection(response)
+    }
+
+    mutating func frame(_ piece: Data, into elements: inout [Inner.Element]) throws(HTTPClientError) {
+        if let problem { throw problem }
+        try inner.frame(piece, into: &elements)
+    }
+
+    mutating func finish(into elements: inout [Inner.Element]) throws(HTTPClientError) {
+        if let problem { throw problem }
+        try inner.finish(into: &elements)
+    }
+
+    var resumeHeaders: [String: String] { inner.resumeHeaders }
+    var requestedRetryDelay: Duration? { inner.requestedRetryDelay }
+}
