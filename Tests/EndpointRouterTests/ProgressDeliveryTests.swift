@@ -150,7 +150,7 @@ struct ProgressDeliveryTests {
             }.start()
         }
         #expect(reporting < .seconds(2), "10,000 reports took \(reporting)")
-        let finished: Void? = await Self.finishing(within: 5) { await reporter.finish(deliveringLast: true) }
+        let finished: Void? = await Self.finishing(within: 5) { await reporter.finish(deliveringLast: true, by: .now + .seconds(10)) }
         #expect(finished != nil, "finish did not return")
         let values = deliveries.values
         #expect(values.last == TransferProgress(completedBytes: total, expectedBytes: total))
@@ -178,7 +178,7 @@ struct ProgressDeliveryTests {
         // pool's other thread may be busy): `finish` drops the pending value before it suspends,
         // and then waits at most for the running closure's 0.2 s.
         let start = ContinuousClock.now
-        await reporter.finish(deliveringLast: false)
+        await reporter.finish(deliveringLast: false, by: .now + .seconds(10))
         #expect(start.duration(to: .now) < .seconds(5))
         #expect(deliveries.values == [TransferProgress(completedBytes: 1, expectedBytes: 10)])
         #expect(deliveries.mostAtOnce == 1)

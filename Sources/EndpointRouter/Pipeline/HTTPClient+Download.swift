@@ -83,10 +83,12 @@ extension Call {
         let acceptable = acceptableStatusCodes
         let directory = destination.deletingLastPathComponent()
         let scope = CallScope(.file(directory: directory, isAcceptable: { acceptable.contains($0) }, progress: progress))
+        // No later than `send`'s own: the wait for the progress closure is within the call's deadline.
+        let deadline = Deadline.instant(after: timeout)
         let received = await send(into: scope, uploadProgress: nil)
-        // The closure is over before the call returns, the total delivered when the body is whole
-        // (see `ProgressReporter`).
-        await progress?.finish(deliveringLast: (try? received.get()) != nil)
+        // The closure is over before the call returns (or the deadline passed), the total delivered
+        // when the body is whole (see `ProgressReporter`).
+        await progress?.finish(deliveringLast: (try? received.get()) != nil, by: deadline)
         defer { scope.close(keeping: destination) }
         if Task.isCancelled { return .failure(.cancelled) }
         switch received {
