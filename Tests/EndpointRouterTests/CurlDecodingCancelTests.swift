@@ -33,11 +33,6 @@
 
         static func expected(_ file: String) -> Data { file.hasPrefix("repeated") ? repeated : CurlDecodingTests.lines }
 
-        /// `operation`'s result within ``bound`` seconds, or `nil`.
-        static func bounded<R: Sendable>(_ operation: @escaping @Sendable () async -> R) async -> R? {
-            await ProgressDeliveryTests.finishing(within: bound, operation)
-        }
-
         /// Collects a body as the transport delivers it, and counts pieces that come after the
         /// caller had its outcome (``close()``): the transport promises there are none.
         final class RecordingSink: ResponseBodySink {
@@ -90,7 +85,7 @@
                 let start = ContinuousClock.now
                 let sink = RecordingSink()
                 let call = Task { await Self.wholeBody(from: url, on: transport, into: sink) }
-                let whole = await Self.bounded { await call.value }
+                let whole = await boundedValue(of: call, within: Self.bound)
                 fastest = min(fastest, start.duration(to: .now))
                 #expect((try? whole?.get()) == expected, "\(tag): an uncancelled call: \(String(describing: whole?.failure))")
             }
@@ -104,7 +99,7 @@
                 let call = Task { await Self.wholeBody(from: url, on: transport, into: sink) }
                 try? await Task.sleep(for: .microseconds(instant))
                 call.cancel()
-                guard let result = await Self.bounded({ await call.value }) else {
+                guard let result = await boundedValue(of: call, within: Self.bound) else {
                     Issue.record("\(tag), round \(round), cancelled after \(instant) µs: no answer within \(Self.bound) s")
                     continue
                 }
@@ -119,7 +114,7 @@
             // and no cut transfer wrote to its sink after its caller had the outcome.
             let sink = RecordingSink()
             let next = Task { await Self.wholeBody(from: url, on: transport, into: sink) }
-            let after = await Self.bounded { await next.value }
+            let after = await boundedValue(of: next, within: Self.bound)
             #expect(sinks.map(\.latePieces).reduce(0, +) == 0, "\(tag): pieces written after the caller had its outcome")
             #expect((try? after?.get()) == expected, "\(tag): the call after the cuts: \(String(describing: after?.failure))")
         }
@@ -158,7 +153,7 @@
                         return (read, error)
                     }
                 }
-                guard let (read, error) = await Self.bounded({ await reading.value }) else {
+                guard let (read, error) = await boundedValue(of: reading, within: Self.bound) else {
                     reading.cancel()
                     Issue.record("\(tag), round \(round), cancelled after \(pieces) KiB: no end within \(Self.bound) s")
                     continue
@@ -179,7 +174,7 @@
                 await TestEndpoint(host: host, endpoint: "after", timeout: 30, maxResponseSize: nil, transport: transport).request(
                     type: Data.self)
             }
-            let after = await Self.bounded { await next.value }
+            let after = await boundedValue(of: next, within: Self.bound)
             #expect((try? after?.get()) == expected, "\(tag): the call after the cuts: \(String(describing: after?.failure))")
         }
     }

@@ -178,7 +178,7 @@ struct ProgressDeliveryStateTests {
         let finishing = Task { await reporter.finish(deliveringLast: true, by: .now + .seconds(60)) }
         try? await Task.sleep(for: .milliseconds(50))
         finishing.cancel()
-        let finished: Void? = await ProgressDeliveryTests.finishing(within: 5) { await finishing.value }
+        let finished: Void? = await boundedValue(of: finishing, within: 5)
         #expect(finished != nil, "finish did not return on cancellation")
         #expect(closure.isRunning, "finish waited for the blocked closure")
     }
