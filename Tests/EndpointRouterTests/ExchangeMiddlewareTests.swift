@@ -64,4 +64,81 @@ struct ExchangeMiddlewareTests {
         _ = try await unmarked.request(type: EmptyResponse.self).get()
         #expect(plain.requests.map { $0.headers["X-Sent"] } == [nil, nil])
     }
+
+    /// Records each request it sees, as it sees it.
+    struct Recorder: HTTPMiddleware {
+        struct Seen: Equatable, CustomStringConvertible {
+            let method: RequestMethod
+            let path: String
+            let body: String?
+            let contentType: String?
+            var description: String { "\(method.rawValue) \(path) body \(body ?? "none") type \(contentType ?? "none")" }
+        }
+
+        let seen = Locked<[Seen]>([])
+
+        func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
+            seen.withLock {
+                $0.append(
+                    Seen(
+                        method: request.method, path: request.url.path, body: request.bodyText, contentType: request.headers["Content-Type"]
+                    ))
+            }
+            return try await next(request, context)
+        }
+    }
+
+    /// Installs `recorder` as the exchange middleware.
+    struct RecorderInstaller: HTTPMiddleware {
+        let recorder: Recorder
+
+        func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
+            var context = context
+            context.exchangeMiddleware = recorder
+            return try await next(request, context)
+        }
+    }
+
+    /// The method and whether the body is kept on the hop after a `status` redirect of a `method`
+    /// request, as ``RedirectPolicy`` documents: 303 turns into GET without a body (HEAD stays
+    /// HEAD), 301 and 302 turn a POST into GET without a body and keep every other method and its
+    /// body, 307 and 308 keep method and body.
+    static func hopAfter(_ status: Int, _ method: RequestMethod) -> (method: RequestMethod, keepsBody: Bool) {
+        switch (status, method) {
+        case (303, .head): (.head, false)
+        case (303, _): (.get, false)
+        case (301, .post), (302, .post): (.get, false)
+        default: (method, true)
+        }
+    }
+
+    /// Every redirect status with every method: the exchange middleware sees the first request and
+    /// the hop exactly once each, the hop with the method and body the redirect rules give, and
+    /// the transport gets what it passed on.
+    @Test(arguments: [301, 302, 303, 307, 308], [RequestMethod.get, .head, .post, .put, .patch, .delete])
+    func eachRedirectStatusAndMethod(_ status: Int, _ method: RequestMethod) async throws {
+        let transport = RedirectRulesTests.RedirectingTransport(status: status, location: "/next")
+        let recorder = Recorder()
+        let carriesBody = method != .get && method != .head
+        let body = #"{"a":1}"#
+        let endpoint = TestEndpoint(
+            host: "https://api.example.com", endpoint: "start", method: method,
+            body: carriesBody ? .data(Data(body.utf8), contentType: "application/json") : nil,
+            transport: transport, middlewares: [RecorderInstaller(recorder: recorder)])
+        let result = await endpoint.request(type: EmptyResponse.self)
+        #expect(result.failure == nil, "\(status) \(method.rawValue): \(result)")
+
+        let (hopMethod, keepsBody) = Self.hopAfter(status, method)
+        let first = Recorder.Seen(
+            method: method, path: "/start", body: carriesBody ? body : nil, contentType: carriesBody ? "application/json" : nil)
+        let hop = Recorder.Seen(
+            method: hopMethod, path: "/next", body: carriesBody && keepsBody ? body : nil,
+            contentType: carriesBody && keepsBody ? "application/json" : nil)
+        let seen = recorder.seen.withLock { $0 }
+        #expect(seen == [first, hop], "\(status) \(method.rawValue)")
+        let sent = transport.requests.map {
+            Recorder.Seen(method: $0.method, path: $0.url.path, body: $0.bodyText, contentType: $0.headers["Content-Type"])
+        }
+        #expect(sent == seen, "\(status) \(method.rawValue): the transport got other requests than the exchange middleware passed on")
+    }
 }

@@ -63,20 +63,6 @@ struct PaginationTests {
         return nil
     }
 
-    /// Waits for `task` at most `seconds`; `nil` if it did not end (the test then fails, not hangs).
-    static func value<T: Sendable>(of task: Task<T, Never>, within seconds: Double) async -> T? {
-        await withTaskGroup(of: T?.self) { group in
-            group.addTask { await task.value }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-    }
-
     // MARK: Following Link headers
 
     @Test func followsThreePagesByLinkThenStops() async throws {
@@ -228,7 +214,7 @@ struct PaginationTests {
         let task = Task { await Self.collect(pages) }
         #expect(await server.received(2))
         task.cancel()
-        let outcome = try #require(await Self.value(of: task, within: 5))
+        let outcome = try #require(await boundedValue(of: task, within: 5))
         #expect(outcome.pages == [[1]])
         #expect(outcome.error == .cancelled)
     }
@@ -241,7 +227,7 @@ struct PaginationTests {
             withUnsafeCurrentTask { $0?.cancel() }
             return await Self.collect(pages)
         }
-        let outcome = try #require(await Self.value(of: task, within: 5))
+        let outcome = try #require(await boundedValue(of: task, within: 5))
         #expect(outcome.pages.isEmpty)
         #expect(outcome.error == .cancelled)
         #expect(server.requests.isEmpty)

@@ -68,21 +68,6 @@ struct ProgressDeliveryTests {
         }
     }
 
-    /// `operation`'s result, or `nil` when it has not finished within `seconds` (it is cancelled then),
-    /// so that a regression fails its test instead of stalling the run.
-    static func finishing<R: Sendable>(within seconds: Double, _ operation: @escaping @Sendable () async -> R) async -> R? {
-        await withTaskGroup(of: R?.self) { group in
-            group.addTask { await operation() }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-    }
-
     static func withFolder(_ body: (URL) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("er-progress-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -150,7 +135,8 @@ struct ProgressDeliveryTests {
             }.start()
         }
         #expect(reporting < .seconds(2), "10,000 reports took \(reporting)")
-        let finished: Void? = await Self.finishing(within: 5) { await reporter.finish(deliveringLast: true) }
+        let finishing = Task { await reporter.finish(deliveringLast: true, by: .now + .seconds(10)) }
+        let finished: Void? = await boundedValue(of: finishing, within: 5)
         #expect(finished != nil, "finish did not return")
         let values = deliveries.values
         #expect(values.last == TransferProgress(completedBytes: total, expectedBytes: total))
@@ -178,7 +164,7 @@ struct ProgressDeliveryTests {
         // pool's other thread may be busy): `finish` drops the pending value before it suspends,
         // and then waits at most for the running closure's 0.2 s.
         let start = ContinuousClock.now
-        await reporter.finish(deliveringLast: false)
+        await reporter.finish(deliveringLast: false, by: .now + .seconds(10))
         #expect(start.duration(to: .now) < .seconds(5))
         #expect(deliveries.values == [TransferProgress(completedBytes: 1, expectedBytes: 10)])
         #expect(deliveries.mostAtOnce == 1)
@@ -197,7 +183,7 @@ struct ProgressDeliveryTests {
             let destination = folder.appendingPathComponent("big.bin")
             let handler = deliveries.handler
             let download = Task { await endpoint.download(to: destination, progress: handler) }
-            let downloaded = await Self.finishing(within: 20) { await download.value }
+            let downloaded = await boundedValue(of: download, within: 20)
             let atReturn = deliveries.values
             #expect((try? downloaded?.get())?.value == destination, "\(String(describing: downloaded))")
             #expect(atReturn.last == TransferProgress(completedBytes: total, expectedBytes: total), "\(atReturn.suffix(3))")
@@ -237,7 +223,7 @@ struct ProgressDeliveryTests {
                         return
                     }
                     try await ProgressDeliveryTests.expectAnUnrelatedGETIsPrompt(on: transport)
-                    let downloaded = await ProgressDeliveryTests.finishing(within: 20) { await download.value }
+                    let downloaded = await boundedValue(of: download, within: 20)
                     #expect((try? downloaded?.get())?.value == destination, "\(String(describing: downloaded))")
                     #expect(deliveries.values.last == TransferProgress(completedBytes: total, expectedBytes: total))
                     #expect(deliveries.threads.isDisjoint(with: loop), "a delivery ran on the loop thread")
@@ -264,7 +250,7 @@ struct ProgressDeliveryTests {
                     return
                 }
                 try await ProgressDeliveryTests.expectAnUnrelatedGETIsPrompt(on: transport)
-                let uploaded = await ProgressDeliveryTests.finishing(within: 20) { await upload.value }
+                let uploaded = await boundedValue(of: upload, within: 20)
                 #expect((try? uploaded?.get()) != nil, "\(String(describing: uploaded))")
                 #expect(deliveries.values.last == TransferProgress(completedBytes: Int64(total), expectedBytes: Int64(total)))
                 #expect(deliveries.threads.isDisjoint(with: loop), "a delivery ran on the loop thread")

@@ -17,20 +17,6 @@ extension Serialized {
             return ContinuousClock.now - start
         }
 
-        /// Waits for `task` at most `seconds`; `nil` if it did not end (the test then fails, not hangs).
-        static func value<T: Sendable>(of task: Task<T, Never>, within seconds: Double) async -> T? {
-            await withTaskGroup(of: T?.self) { group in
-                group.addTask { await task.value }
-                group.addTask {
-                    try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-                    return nil
-                }
-                let first = await group.next() ?? nil
-                group.cancelAll()
-                return first
-            }
-        }
-
         // MARK: Cancel and deadline in the middle of a fast endless body
 
         @Test func cancelMidwayThroughAnEndlessBodyIsPrompt() async throws {
@@ -47,7 +33,7 @@ extension Serialized {
                 let cancelling = ContinuousClock.now
                 task.cancel()
                 let cancelReturned = ContinuousClock.now - cancelling
-                let result = await Self.value(of: task, within: 5)
+                let result = await boundedValue(of: task, within: 5)
                 #expect(result?.failure == .cancelled)
                 timings.append(CancelTiming(returned: cancelReturned, ended: ContinuousClock.now - cancelling))
             }

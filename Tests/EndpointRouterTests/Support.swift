@@ -91,6 +91,36 @@ extension Result {
     }
 }
 
+/// `task`'s value, or `nil` when it has not ended within `seconds`: the task is cancelled then, and
+/// this returns at once rather than waiting for it to end, so that a regression fails its test
+/// instead of stalling the run. (A task group would not do: leaving it awaits every child, and a
+/// child awaiting a task that ignores cancellation never ends.)
+func boundedValue<T: Sendable>(of task: Task<T, Never>, within seconds: Double) async -> T? {
+    let waiter = Locked<CheckedContinuation<T?, Never>?>(nil)
+    let take: @Sendable () -> CheckedContinuation<T?, Never>? = {
+        waiter.withLock { waiter -> CheckedContinuation<T?, Never>? in
+            defer { waiter = nil }
+            return waiter
+        }
+    }
+    var timer: Task<Void, Never>?
+    let value = await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+        waiter.withLock { $0 = continuation }
+        timer = Task {
+            try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            guard !Task.isCancelled, let waiting = take() else { return }
+            task.cancel()
+            waiting.resume(returning: nil)
+        }
+        Task {
+            let value = await task.value
+            take()?.resume(returning: value)
+        }
+    }
+    timer?.cancel()
+    return value
+}
+
 extension TestServer {
     /// Waits without blocking a thread: the cooperative pool has as many threads as cores (2 here),
     /// so a blocking wait in two parallel tests would stall every other test.

@@ -61,7 +61,7 @@ struct URLBuilderFastPathTests {
         let cases: [(endpoint: String, path: String, query: String?)] = [
             ("todos\(query: "a=1")", "todos", "a=1"), ("todos\(query: "")", "todos", ""),
             ("é\(query: "q=ü?x")", "é", "q=ü?x"), ("a\(query: "\u{301}b")", "a", "\u{301}b"),
-            ("\u{0600}\(query: "b")", "\u{0600}", "b"), ("x\(query: "a=1")\(query: "b=2")", "x", "a=1?b=2"),
+            ("\u{0600}\(query: "b")", "\u{0600}", "b"), ("x\(query: "a=1")\(query: "b=2")", "x", "a=1&b=2"),
         ]
         for (endpoint, path, query) in cases {
             let split = try EndpointQuery.split(endpoint)

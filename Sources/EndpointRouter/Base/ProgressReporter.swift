@@ -18,35 +18,32 @@ import Dispatch
 /// never runs twice at once and sees values in increasing order, skipping the ones it was too slow
 /// for; a fast closure sees nearly every report.
 ///
-/// **Over when the call returns.** The call awaits ``finish(deliveringLast:)`` before returning, so
-/// once `download`/`upload` has returned the closure is not running and never runs again — a
-/// progress bar hidden on completion cannot reappear — and a completed transfer's last report (the
-/// total) has been delivered, so the last value a caller saw is the 100 % it expects. The cost: the
-/// call returns only once the closure running at that moment has returned, so it should be quick.
-/// A failed or cancelled call drops the values not yet delivered instead of waiting for them.
+/// **Over when the call returns.** The call awaits ``finish(deliveringLast:by:)`` before returning,
+/// so once `download`/`upload` has returned no delivery begins again — a progress bar hidden on
+/// completion cannot reappear — and a completed transfer's last report (the total) has been
+/// delivered, so the last value a caller saw is the 100 % it expects. The call waits for the
+/// closure running at that moment, but never past its deadline nor its caller's cancellation: the
+/// library promises a total deadline, and a closure that sleeps 10 s (or never returns) would
+/// otherwise hold the call as long. Past the deadline the call returns its result (the transfer
+/// itself completed in time; a slow closure does not turn it into a failure) without the last
+/// value delivered, and that value is dropped: the closure already running may still be running
+/// when the call returns (it cannot be stopped), but it is not called again. A failed or cancelled
+/// call drops the values not yet delivered instead of waiting for them.
 ///
 /// Never backwards: a retried attempt or a redirect hop starts counting from zero again, and the
 /// caller must not see the bar jump back.
 package final class ProgressReporter: Sendable {
-    private struct State {
-        /// The newest value accepted, against which the next is judged forward or not.
-        var newest: TransferProgress?
-        /// Accepted but not yet delivered. Only ever set while `isDelivering`.
-        var pending: TransferProgress?
-        /// Whether a delivery is under way: the next report then only replaces `pending`.
-        var isDelivering = false
-        /// Set by ``finish(deliveringLast:)``: later reports (a transport winding down after a
-        /// deadline) are dropped.
-        var isFinished = false
-        /// ``finish(deliveringLast:)`` calls waiting for the delivery to end.
-        var waiters: [CheckedContinuation<Void, Never>] = []
+    private struct Guarded {
+        var machine = ProgressDeliveryState<CheckedContinuation<Void, Never>>()
+        /// Identifies each ``finish(deliveringLast:by:)`` call's wait.
+        var lastWaiterID = 0
     }
 
     private let handler: @Sendable (TransferProgress) -> Void
-    private let state = Locked(State())
+    private let state = Locked(Guarded())
 
-    /// A reporter for one call's `handler`: one per call, since coalescing and ``finish(deliveringLast:)``
-    /// are per call.
+    /// A reporter for one call's `handler`: one per call, since coalescing and
+    /// ``finish(deliveringLast:by:)`` are per call.
     package init(_ handler: @escaping @Sendable (TransferProgress) -> Void) {
         self.handler = handler
     }
@@ -55,61 +52,56 @@ package final class ProgressReporter: Sendable {
     /// to hand over; starts a delivery if none is under way. Cheap and non-blocking: transports call
     /// it from their I/O threads.
     package func report(_ progress: TransferProgress) {
-        let startsDelivery = state.withLock { state -> Bool in
-            guard !state.isFinished else { return false }
-            if let previous = state.newest,
-                progress.completedBytes < previous.completedBytes
-                    || (progress.completedBytes == previous.completedBytes && progress.expectedBytes == previous.expectedBytes)
-            {
-                return false
-            }
-            state.newest = progress
-            state.pending = progress
-            guard !state.isDelivering else { return false }
-            state.isDelivering = true
-            return true
-        }
+        let startsDelivery = state.withLock { $0.machine.reported(progress) }
         // Never inline, even for a transport that reports from the caller's task (a stub): the
         // closure's pace must not set the transport's.
         if startsDelivery { DispatchQueue.global().async { self.deliver() } }
     }
 
     /// Ends reporting: later reports are dropped, and this returns once the closure has returned
-    /// for the last time. With `deliveringLast` (the transfer completed) the newest value not yet
-    /// delivered is delivered first; without, it is dropped, so that a failed or cancelled call
-    /// waits only for a closure already running.
-    package func finish(deliveringLast: Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isIdle = state.withLock { state -> Bool in
-                state.isFinished = true
-                if !deliveringLast { state.pending = nil }
-                // `pending` is only ever set while a delivery is under way, which will take it.
-                guard state.isDelivering else { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if isIdle { continuation.resume() }
+    /// for the last time, or at `deadline`, or when the calling task is cancelled, whichever comes
+    /// first; from then on no delivery begins. With `deliveringLast` (the transfer completed) the
+    /// newest value not yet delivered is delivered first; without, it is dropped, so that a failed
+    /// or cancelled call waits only for a closure already running.
+    package func finish(deliveringLast: Bool, by deadline: ContinuousClock.Instant) async {
+        let id = state.withLock { state -> Int in
+            state.lastWaiterID += 1
+            return state.lastWaiterID
         }
+        var timer: DeadlineTimer.Token?
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                if let now = state.withLock({ $0.machine.finishRequested(deliveringLast: deliveringLast, id: id, continuation) }) {
+                    now.resume()
+                    return
+                }
+                // The shared process-wide timer, as for the call's own deadline (see `Deadline`).
+                timer = DeadlineTimer.shared.schedule(at: deadline) { self.endWait(id) }
+                // A cancellation that came before the waiter was registered found nothing to end.
+                if Task.isCancelled { endWait(id) }
+            }
+        } onCancel: {
+            endWait(id)
+        }
+        if let timer { DeadlineTimer.shared.cancel(timer) }
+    }
+
+    /// The wait `id` is over early (deadline, cancellation): resumes it if it still waits.
+    private func endWait(_ id: Int) {
+        state.withLock { $0.machine.waitEnded(id) }?.resume()
     }
 
     /// One delivery: hands over the newest pending value until none is left, then wakes
-    /// whoever waits in ``finish(deliveringLast:)``.
+    /// whoever waits in ``finish(deliveringLast:by:)``.
     private func deliver() {
         while true {
-            let (next, waiters) = state.withLock { state -> (TransferProgress?, [CheckedContinuation<Void, Never>]) in
-                if let pending = state.pending {
-                    state.pending = nil
-                    return (pending, [])
-                }
-                state.isDelivering = false
-                defer { state.waiters = [] }
-                return (nil, state.waiters)
-            }
-            guard let next else {
+            switch state.withLock({ $0.machine.nextStep() }) {
+            case .deliver(let next):
+                handler(next)
+            case .end(let waiters):
                 for waiter in waiters { waiter.resume() }
                 return
             }
-            handler(next)
         }
     }
 }

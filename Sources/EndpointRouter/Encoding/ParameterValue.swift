@@ -88,6 +88,17 @@ enum ParameterValue {
         }
     }
 
+    /// `number` as one segment of an endpoint (`\(segment:)`): as the query encoder writes it, a
+    /// boolean as `true` or `false`.
+    static func segmentText(of number: NSNumber) -> String {
+        switch scalar(number) {
+        case .bool(let bool): bool ? "true" : "false"
+        case .number(let text, _): text
+        case .string(let string): string
+        case .null: ""
+        }
+    }
+
     /// A decimal as plain digits when that is short (`12.5`, `-9223372036854775808`), else in
     /// scientific notation (`-1.3427325713826764e+77`, not 61 zeros): `JSONSerialization` on Linux
     /// hands over numbers such as `1e-54` as `NSDecimalNumber`s, whose description writes every zero.

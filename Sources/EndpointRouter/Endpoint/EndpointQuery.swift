@@ -21,6 +21,7 @@ extension DefaultStringInterpolation {
     /// }
     /// ```
     ///
+    /// A second `\(query:)` in the same endpoint adds its items to the first's, joined with `&`.
     /// A `#` is refused even here: a fragment is never sent. Most queries belong in `parameters`,
     /// which encodes every value; this is for a fixed query the API documents as part of the path.
     public mutating func appendInterpolation(query text: String) {
@@ -69,7 +70,12 @@ enum EndpointQuery {
             if scalar == "#" { throw .delimiterInEndpoint("#") }
             defer { afterMarker = false }
             if query != nil {
-                query?.append(scalar)
+                // A second `\(query:)` adds its items to the first's, as `parameters` do.
+                if scalar == "?" && afterMarker {
+                    if query?.isEmpty == false && query?.last != "&" { query?.append("&") }
+                } else {
+                    query?.append(scalar)
+                }
             } else if scalar == "?" {
                 guard afterMarker else { throw .delimiterInEndpoint("?") }
                 query = String.UnicodeScalarView()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The escaping behind `\(segment:)`: see that interpolation for the rules.
 func pathSegment(_ value: String) -> String {
     let encoded = PercentEncoding.encodeComponent(value)
@@ -144,7 +146,17 @@ extension DefaultStringInterpolation {
 
     /// Interpolates a number or other value escaped as one path segment, by the rules of
     /// `appendInterpolation(segment:)` for its `description`.
+    ///
+    /// An `NSNumber` (every number `JSONSerialization` hands over) is written as `parameters` write
+    /// it: a boolean one as `true` or `false`, like a `Bool`, not as the `1` or `0` of its
+    /// `description`.
     public mutating func appendInterpolation<Value: CustomStringConvertible>(segment value: Value) {
-        appendLiteral(pathSegment(value.description))
+        // The type first: a cast of a value may bridge (an `Int` to `NSNumber` on Apple platforms)
+        // and costs a runtime call on every interpolation.
+        if Value.self is NSNumber.Type, let number = value as? NSNumber {
+            appendLiteral(pathSegment(ParameterValue.segmentText(of: number)))
+        } else {
+            appendLiteral(pathSegment(value.description))
+        }
     }
 }

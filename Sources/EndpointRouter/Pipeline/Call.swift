@@ -130,11 +130,13 @@ struct Call: Sendable {
         -> Result<EndpointResponse<T>, HTTPClientError>
     {
         let scope = CallScope(.memory(limit: maxResponseSize))
+        // No later than `send`'s own: the wait for the progress closure is within the call's deadline.
+        let deadline = Deadline.instant(after: timeout)
         let received = await send(into: scope, uploadProgress: uploadProgress)
         scope.close()
-        // The closure is over before the call returns, the total delivered when the exchange
-        // completed (see `ProgressReporter`).
-        await uploadProgress?.finish(deliveringLast: (try? received.get()) != nil)
+        // The closure is over before the call returns (or the deadline passed), the total delivered
+        // when the exchange completed (see `ProgressReporter`).
+        await uploadProgress?.finish(deliveringLast: (try? received.get()) != nil, by: deadline)
         if Task.isCancelled { return .failure(.cancelled) }
         return received.flatMap { response in
             ResponseDecoding.decode(

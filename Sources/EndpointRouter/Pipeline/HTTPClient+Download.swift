@@ -29,8 +29,9 @@ extension HTTPClient {
     /// `progress` is called as the body arrives, on a Dispatch global queue, never on the
     /// transport's I/O thread nor in the Swift concurrency pool (a slow closure cannot hold up
     /// other calls). Never twice at once: values that come while it runs coalesce to the newest,
-    /// and they never go backwards. It has returned for the last time when this call returns,
-    /// nothing is delivered afterwards, and on success the last value it saw is the total. See
+    /// and they never go backwards. The call waits for its last delivery (on success, the total)
+    /// until its deadline, never longer, and nothing starts after the call returns; a closure still
+    /// running at the deadline is not waited for and its undelivered newest value is dropped. See
     /// <doc:DownloadsAndUploads>.
     nonisolated(nonsending)
         public func download(
@@ -53,10 +54,12 @@ extension Call {
         let acceptable = acceptableStatusCodes
         let directory = destination.deletingLastPathComponent()
         let scope = CallScope(.file(directory: directory, isAcceptable: { acceptable.contains($0) }, progress: progress))
+        // No later than `send`'s own: the wait for the progress closure is within the call's deadline.
+        let deadline = Deadline.instant(after: timeout)
         let received = await send(into: scope, uploadProgress: nil)
-        // The closure is over before the call returns, the total delivered when the body is whole
-        // (see `ProgressReporter`).
-        await progress?.finish(deliveringLast: (try? received.get()) != nil)
+        // The closure is over before the call returns (or the deadline passed), the total delivered
+        // when the body is whole (see `ProgressReporter`).
+        await progress?.finish(deliveringLast: (try? received.get()) != nil, by: deadline)
         defer { scope.close(keeping: destination) }
         if Task.isCancelled { return .failure(.cancelled) }
         switch received {

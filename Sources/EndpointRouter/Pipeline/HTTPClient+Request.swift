@@ -66,9 +66,10 @@ extension HTTPClient {
     /// `uploadProgress` is called as the body goes out, on a Dispatch global queue, never on the
     /// transport's I/O thread nor in the Swift concurrency pool (a slow closure cannot hold up
     /// other calls). Never twice at once: values that come while it runs coalesce to the newest,
-    /// and they never go backwards. It has returned for the last time when this call returns,
-    /// nothing is delivered afterwards, and on success the last value it saw is the last the
-    /// transport reported (the whole body, for a transport that reports it). See
+    /// and they never go backwards. The call waits for its last delivery (on success, the last
+    /// value the transport reported: the whole body, for a transport that reports it) until its
+    /// deadline, never longer, and nothing starts after the call returns; a closure still running
+    /// at the deadline is not waited for and its undelivered newest value is dropped. See
     /// <doc:DownloadsAndUploads>.
     ///
     /// - Parameters:
