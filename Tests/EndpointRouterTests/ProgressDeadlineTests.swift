@@ -44,7 +44,7 @@ extension Serialized {
                 body: .data(Data(count: 256 * 1024), contentType: "application/octet-stream"), timeout: 0.5)
             let handler = closure.handler
             let start = ContinuousClock.now
-            let upload = Task { await endpoint.upload(type: Data.self, progress: handler) }
+            let upload = Task { await endpoint.response(type: Data.self, uploadProgress: handler) }
             let result = await Self.expectPromptReturn(of: upload, started: start, closure: closure)
             // The exchange completed in time: the result stands, only the last value went undelivered.
             #expect((try? result?.get())?.value == Data(#"{"ok":true}"#.utf8), "\(String(describing: result))")
