@@ -7,7 +7,7 @@ let package = Package(
     name: "EndpointRouterAsyncHTTPClient",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
-        .library(name: "EndpointRouterAsyncHTTPClient", targets: ["EndpointRouterAsyncHTTPClient"]),
+        .library(name: "EndpointRouterAsyncHTTPClient", targets: ["EndpointRouterAsyncHTTPClient"])
     ],
     dependencies: [
         .package(name: "EndpointRouter", path: "../.."),
