@@ -7,7 +7,7 @@ let package = Package(
     name: "EndpointRouterAsyncHTTPClient",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
-        .library(name: "EndpointRouterAsyncHTTPClient", targets: ["EndpointRouterAsyncHTTPClient"]),
+        .library(name: "EndpointRouterAsyncHTTPClient", targets: ["EndpointRouterAsyncHTTPClient"])
     ],
     dependencies: [
         .package(name: "EndpointRouter", path: "../.."),
@@ -18,6 +18,9 @@ let package = Package(
         // Only for the names test below (a file importing HTTPTypes beside AsyncHTTPClient and
         // NIOHTTP1); already in this package's graph through swift-nio-extras, so nothing new is fetched.
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // Only for the Hummingbird names tests below (issue 43: a Hummingbird 2 app's file beside
+        // EndpointRouter, built by CI); no library target of this package depends on it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         .target(
@@ -71,6 +74,35 @@ let package = Package(
                 .product(name: "EndpointRouterTesting", package: "EndpointRouter"),
             ],
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
+        // A Hummingbird 2 app's file: Hummingbird (default traits, as an app gets it) beside
+        // EndpointRouter, with `MemberImportVisibility` on. HummingbirdTesting runs its route through
+        // `app.test(.router)`; it adds only its own module, its dependencies (AsyncHTTPClient, NIOSSL,
+        // NIOHTTPTypes) being built for this package already.
+        .testTarget(
+            name: "HummingbirdNamesTests",
+            dependencies: [
+                .product(name: "EndpointRouter", package: "EndpointRouter"),
+                .product(name: "EndpointRouterTesting", package: "EndpointRouter"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
+        // The same file (a symbolic link to HummingbirdNamesTests') with `MemberImportVisibility` off,
+        // in a module of its own: the module imports what a Hummingbird app's module imports and
+        // nothing else, where EndpointRouterAsyncHTTPClientTests also imports AsyncHTTPClient and
+        // NIOHTTP1, whose members would leak into the file with the feature off.
+        .testTarget(
+            name: "HummingbirdNamesVisibilityOffTests",
+            dependencies: [
+                .product(name: "EndpointRouter", package: "EndpointRouter"),
+                .product(name: "EndpointRouterTesting", package: "EndpointRouter"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,1 @@
+../HummingbirdNamesTests/HummingbirdAppTests.swift
