@@ -76,10 +76,10 @@ extension Serialized {
             let stub = StubTransport().on(.get, "/todos/1", respond: .json(todo).delayed(by: 30))
             let request = try makeRequest(.get, "https://api.example.com/todos/1")
             let outcome = await bounded {
-                await measure { await transportError(stub, request, context: makeContext(seconds: 0.3)) }
+                await measure { await transportError(stub, request, context: makeContext(seconds: 0.05)) }
             }
             #expect(outcome?.result == .timedOut)
-            #expect((outcome?.seconds ?? 0) >= 0.25, "the stub answers at the deadline, not before")
+            #expect((outcome?.seconds ?? 0) >= 0.04, "the stub answers at the deadline, not before")
             #expect((outcome?.seconds ?? 10) < 5, "the deadline, not the latency, ends the wait")
         }
 

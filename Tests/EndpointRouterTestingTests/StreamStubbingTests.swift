@@ -91,18 +91,20 @@ struct StreamStubbingTests {
                 made.withLock { $0 += 1 }
                 return "data: \(index)\n\n"
             })
+        let observed = ObservedTransport(stub)
         var received: [String] = []
-        try await withTransport(stub) {
+        try await withTransport(observed) {
             for try await event in ChatAPI.chat.events() {
                 received.append(event.data)
                 if received.count == 5 { break }
             }
         }
         #expect(received == ["0", "1", "2", "3", "4"])
-        // The exchange was cancelled: the generator stops, rather than run on in the background.
-        try await Task.sleep(for: .milliseconds(100))
+        // The exchange was cancelled: the stub's send returns, and with it the generator stops,
+        // rather than run on in the background. Waited for as an event, not a sleep.
+        #expect(await eventually { observed.exchangesInFlight == 0 }, "the stub's exchange never ended")
         let settled = made.withLock { $0 }
-        try await Task.sleep(for: .milliseconds(200))
+        for _ in 0..<100 { await Task.yield() }
         #expect(made.withLock { $0 } == settled)
     }
 
@@ -115,10 +117,13 @@ struct StreamStubbingTests {
                 made.withLock { $0 += 1 }
                 return "123456789\n"
             })
-        try await withTransport(stub) {
+        let observed = ObservedTransport(stub)
+        try await withTransport(observed) {
             var iterator = ChatAPI.chat.bytes(limits: StreamLimits(bufferSize: 100)).makeAsyncIterator()
             _ = try await iterator.next()
-            try await Task.sleep(for: .milliseconds(300))
+            // The stub parks in `waitForDemand()` once the buffer is full; while it is parked it
+            // makes nothing, so the count read then is final without waiting any longer.
+            #expect(await eventually { observed.waitingForDemand && made.withLock { $0 } >= 1 + 10 }, "the stub never waited")
             // One piece taken, the buffer full, and at most one more piece in hand.
             #expect(made.withLock { $0 } <= 1 + 10 + 1)
             _ = try await iterator.next()
@@ -173,7 +178,7 @@ struct StreamStubbingTests {
     @Test func aPauseInTheStubItselfStopsAtTheContextDeadlineAndOnCancellation() async {
         let stub = StubTransport().on(.get, "/chat", respond: .stream([.chunk("a"), .pause(30)]))
         let url = URL(string: "https://chat.example.com/chat") ?? URL(fileURLWithPath: "/")
-        let context = CallContext(endpointName: "ChatAPI.chat", deadline: .now + .milliseconds(200))
+        let context = CallContext(endpointName: "ChatAPI.chat", deadline: .now + .milliseconds(50))
         let start = ContinuousClock.now
         await #expect(throws: HTTPClientError.timedOut) {
             try await stub.send(OutgoingRequest(url: url), context: context, sink: DiscardingSink())
@@ -219,7 +224,7 @@ extension Serialized {
             let stub = StubTransport().on(
                 .get, "/chat",
                 respond: .stream(
-                    [.chunk("data: a\n\n"), .pause(0.3), .chunk("data: b\n\n"), .pause(0.2), .chunk("data: c\n\n")],
+                    [.chunk("data: a\n\n"), .pause(0.03), .chunk("data: b\n\n"), .pause(0.02), .chunk("data: c\n\n")],
                     headers: ["Content-Type": "text/event-stream"]))
             let recorder = RecordingTransport(wrapping: stub, directory: directory, recordsChunkTiming: true)
             let recorded = await withTransport(recorder) { await drain(ChatAPI.chat.events()) }
@@ -232,19 +237,21 @@ extension Serialized {
             let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
             #expect(text.contains("### chunk 9 bytes after"))
 
+            // The replays wait on a virtual clock, so what they waited is read off it, not timed.
             let atOnce = ReplayTransport(directory: directory)
-            let start = ContinuousClock.now
-            let fast = await withTransport(atOnce) { await drain(ChatAPI.chat.events()) }
+            let atOnceClock = VirtualClock()
+            let fast = await withOverride(TaskOverride(transport: atOnce, clock: atOnceClock)) { await drain(ChatAPI.chat.events()) }
             #expect(fast.error == nil)
             #expect(fast.elements.map(\.data) == ["a", "b", "c"])
-            #expect(seconds(since: start) < 0.5)
+            #expect(atOnceClock.waits.allSatisfy { $0 == .zero }, "\(atOnceClock.waits)")
 
             let paced = ReplayTransport(directory: directory, replaysChunkTiming: true)
-            let pacedStart = ContinuousClock.now
-            let slow = await withTransport(paced) { await drain(ChatAPI.chat.events()) }
+            let pacedClock = VirtualClock()
+            let slow = await withOverride(TaskOverride(transport: paced, clock: pacedClock)) { await drain(ChatAPI.chat.events()) }
             #expect(slow.error == nil)
             #expect(slow.elements.map(\.data) == ["a", "b", "c"])
-            #expect(seconds(since: pacedStart) >= 0.5 - 0.05)
+            // The recorded gaps are at least the stub's pauses (a real clock never wakes early).
+            #expect(pacedClock.elapsed >= .milliseconds(50 - 5), "\(pacedClock.waits)")
         }
     }
 }
@@ -259,4 +266,39 @@ private func prettyEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     return encoder
+}
+
+/// Wraps a transport to show, without timing, when its exchanges are over and when it waits for
+/// the consumer's demand.
+private final class ObservedTransport: HTTPTransport {
+    private let inner: any HTTPTransport
+    private let state = Locked((inFlight: 0, waiting: false))
+
+    init(_ inner: any HTTPTransport) { self.inner = inner }
+
+    var exchangesInFlight: Int { state.withLock { $0.inFlight } }
+    var waitingForDemand: Bool { state.withLock { $0.waiting } }
+    var isSimulated: Bool { inner.isSimulated }
+
+    func send(_ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
+        -> ResponseHead
+    {
+        state.withLock { $0.inFlight += 1 }
+        defer { state.withLock { $0.inFlight -= 1 } }
+        return try await inner.send(request, context: context, sink: ObservedSink(inner: sink, state: state))
+    }
+
+    private struct ObservedSink: ResponseBodySink {
+        let inner: any ResponseBodySink
+        let state: Locked<(inFlight: Int, waiting: Bool)>
+
+        func receive(_ head: ResponseHead) throws(HTTPClientError) { try inner.receive(head) }
+        func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) { try inner.write(bytes) }
+        func write(_ data: Data) throws(HTTPClientError) { try inner.write(data) }
+        func waitForDemand() async throws(HTTPClientError) {
+            state.withLock { $0.waiting = true }
+            defer { state.withLock { $0.waiting = false } }
+            try await inner.waitForDemand()
+        }
+    }
 }

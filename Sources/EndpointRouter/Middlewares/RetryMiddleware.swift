@@ -58,15 +58,6 @@ public struct RetryMiddleware: HTTPMiddleware {
         self.sleep = sleep
     }
 
-    /// The real wait: `Task.sleep`, ending at once with `.cancelled` when the task is cancelled.
-    public static let taskSleep: Sleep = { duration throws(HTTPClientError) in
-        do {
-            try await Task.sleep(for: duration)
-        } catch {
-            throw .cancelled
-        }
-    }
-
     /// Sends `request`, then again after each retryable failure while the policy and the deadline allow.
     public func intercept(_ request: OutgoingRequest, context: CallContext, next: Next) async throws(HTTPClientError) -> IncomingResponse {
         guard context.options.retryable ?? policy.retryableMethods.contains(request.method) else {
