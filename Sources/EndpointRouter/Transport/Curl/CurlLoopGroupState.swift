@@ -11,10 +11,11 @@ import Foundation
 ///
 /// The shell holds it under a lock; callers' threads change it, never a loop thread.
 struct CurlLoopGroupState {
-    /// The calls in flight to one host, per loop, and the loop of its latest call.
+    /// The calls in flight to one host, per loop, and the loop of its latest call (`nil` for a host
+    /// not seen yet, which has no connection to prefer).
     struct HostLoad: Equatable {
         var inFlight: [Int]
-        var lastLoop: Int
+        var lastLoop: Int?
     }
 
     struct Running: Equatable {
@@ -60,7 +61,7 @@ struct CurlLoopGroupState {
     mutating func callStarted(host: String) -> CallAction {
         guard case .running(var running) = state else { return .refuse }
         let loopCount = running.inFlight.count
-        var load = running.hosts[host] ?? HostLoad(inFlight: Array(repeating: 0, count: loopCount), lastLoop: 0)
+        var load = running.hosts[host] ?? HostLoad(inFlight: Array(repeating: 0, count: loopCount), lastLoop: nil)
         var chosen = 0
         for loop in 1..<max(1, loopCount) where Self.isBetter(loop, than: chosen, load: load, inFlight: running.inFlight) {
             chosen = loop
