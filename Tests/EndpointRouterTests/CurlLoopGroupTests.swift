@@ -68,7 +68,7 @@
 
         /// Shutdown ends the calls in flight on every loop with the typed error, and later calls too.
         @Test func shutdownEndsTheCallsOfEveryLoop() async throws {
-            let server = try TestServer { _ in ScriptedResponse(behavior: .hang) }
+            let server = try TestServer { _ in .hang }
             defer { server.stop() }
             let transport = try Self.transport(loops: 2, connections: 4)
             let calls = Task {
@@ -77,7 +77,8 @@
                     return await group.reduce(into: []) { $0.append($1) }
                 }
             }
-            let deadline = ContinuousClock.now + .seconds(5)
+            // Generous: on a busy machine the calls may take seconds to start; only the wait is long.
+            let deadline = ContinuousClock.now + .seconds(30)
             while server.requests.count < 4 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             #expect(server.connectionCount == 4, "both loops have their connections open")
             transport.shutdown()

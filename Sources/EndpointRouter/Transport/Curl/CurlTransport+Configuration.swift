@@ -76,6 +76,8 @@ extension CurlTransport {
         /// many cores. Calls to one host at once spread over every loop; calls one after another stay
         /// on one loop and reuse its connection. The per-host limit is split between the loops, so
         /// there are never more loops than ``maximumConnectionsPerHost``; values below 1 count as 1.
+        /// The loops share no connection, so over HTTP/2 calls at once to a host take one multiplexed
+        /// connection per loop rather than one in all.
         ///
         /// The default, ``defaultLoopCount``, is one per core, at most 4.
         ///
