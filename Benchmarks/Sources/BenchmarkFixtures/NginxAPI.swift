@@ -66,10 +66,13 @@ public enum NginxOnCurl: HTTPClient {
 }
 
 /// The `CurlTransport` of the benchmarks; a machine without libcurl ends the benchmark loudly
-/// rather than measuring another transport under its name.
+/// rather than measuring another transport under its name. `BENCH_CURL_LOOPS` sets its
+/// `loopCount` (issue 41: one loop against several), the default otherwise.
 public let benchmarkCurlTransport: CurlTransport = {
+    var configuration = CurlTransport.Configuration()
+    if let loops = ProcessInfo.processInfo.environment["BENCH_CURL_LOOPS"].flatMap(Int.init) { configuration.loopCount = loops }
     do {
-        return try CurlTransport()
+        return try CurlTransport(configuration: configuration)
     } catch {
         FileHandle.standardError.write(Data("CurlTransport is not available: \(error)\n".utf8))
         exit(1)

@@ -2,9 +2,11 @@
     internal import CLibcurl
     import Foundation
 
-    /// The one thread of a ``CurlTransport`` that calls libcurl: it owns the multi handle, waits in
+    /// A thread of a ``CurlTransport`` that calls libcurl: it owns a multi handle, waits in
     /// `curl_multi_poll`, and runs the commands other threads hand it, which wake it with
-    /// `curl_multi_wakeup`. Nothing else calls libcurl, and no caller's thread ever blocks on it.
+    /// `curl_multi_wakeup`. Nothing else calls libcurl on its multi or its exchanges' handles, and no
+    /// caller's thread ever blocks on it. A transport has several (``CurlLoopGroup``), each with its
+    /// own multi handle and connections; an exchange stays on the loop it started on.
     final class CurlLoop: @unchecked Sendable {
         /// What other threads ask of the loop.
         enum Command {

@@ -69,8 +69,25 @@ extension CurlTransport {
             }
         }
 
-        /// Connections opened at most to one host.
+        /// Connections opened at most to one host, by all of the transport's loops together.
         public var maximumConnectionsPerHost: Int
+        /// How many loops carry the transport's transfers: each is a thread with its own libcurl multi
+        /// handle and connection pool, so that the transfers of calls in flight together run on as
+        /// many cores. Calls to one host at once spread over every loop; calls one after another stay
+        /// on one loop and reuse its connection. The per-host limit is split between the loops, so
+        /// there are never more loops than ``maximumConnectionsPerHost``; values below 1 count as 1.
+        /// The loops share no connection, so over HTTP/2 calls at once to a host take one multiplexed
+        /// connection per loop rather than one in all.
+        ///
+        /// The default, ``defaultLoopCount``, is one per core, at most 4.
+        ///
+        /// ```swift
+        /// // One thread for a transport that carries a call now and then, such as a CLI's.
+        /// var settings = CurlTransport.Configuration()
+        /// settings.loopCount = 1
+        /// let transport = try? CurlTransport(configuration: settings)
+        /// ```
+        public var loopCount: Int
         /// Whether to ask for compressed bodies (gzip, deflate, br and zstd, each whose system library
         /// loads) and decompress them, in the exchange a piece at a time so that a paused stream holds
         /// a small constant; the endpoint's size limit counts decoded bytes. Off, bodies arrive as sent.
@@ -106,14 +123,24 @@ extension CurlTransport {
         /// libcurl's default.
         public var minimumTLSVersion: TLSVersion?
 
-        /// Creates settings: 6 connections per host, decompression on, proxies from the environment,
-        /// the system's trust store.
+        /// One loop per core, at most 4 (``loopCount``'s default).
+        ///
+        /// Bounded because each loop costs a thread, a multi handle, a few idle easy handles of 16 KiB
+        /// each, and connections and TLS sessions of its own: calls at once to a host open a
+        /// connection, and a handshake, per loop. With the default 6 connections per host, 4 loops
+        /// still give each loop at least one connection to the host and most of them two; past that
+        /// one transport's libcurl work is rarely what a process waits for.
+        public static var defaultLoopCount: Int { min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+
+        /// Creates settings: 6 connections per host, ``defaultLoopCount`` loops, decompression on,
+        /// proxies from the environment, the system's trust store.
         public init(
             maximumConnectionsPerHost: Int = 6, decompresses: Bool = true, proxy: String? = nil, noProxy: String? = nil,
             certificateAuthorityFile: String? = nil, pinnedPublicKeys: [String] = [],
             clientCertificate: ClientCertificate? = nil, minimumTLSVersion: TLSVersion? = nil
         ) {
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.loopCount = Self.defaultLoopCount
             self.decompresses = decompresses
             self.proxy = proxy
             self.noProxy = noProxy
@@ -129,7 +156,7 @@ extension CurlTransport {
             Mirror(
                 self,
                 children: [
-                    "maximumConnectionsPerHost": maximumConnectionsPerHost, "decompresses": decompresses,
+                    "maximumConnectionsPerHost": maximumConnectionsPerHost, "loopCount": loopCount, "decompresses": decompresses,
                     "proxy": proxy.map { CurlProxy($0).shown } as Any, "noProxy": noProxy as Any,
                     "certificateAuthorityFile": certificateAuthorityFile as Any, "pinnedPublicKeys": pinnedPublicKeys,
                     "clientCertificate": clientCertificate as Any, "minimumTLSVersion": minimumTLSVersion as Any,

@@ -52,10 +52,10 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
     /// The settings this transport was made with.
     public let configuration: Configuration
     #if os(Linux)
-        private let loop: CurlLoop
+        private let loops: CurlLoopGroup
     #endif
 
-    /// Creates a transport with a thread and a connection pool of its own.
+    /// Creates a transport with threads and connection pools of its own: ``Configuration/loopCount`` loops.
     ///
     /// - Throws: `.transport(.resourceUnavailable)` naming the reason when libcurl cannot be loaded
     ///   (see ``availability``) or cannot start.
@@ -74,10 +74,13 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
             if case .unavailable(let reason) = Self.availability {
                 throw .transport(.resourceUnavailable, "libcurl cannot be used: \(reason)")
             }
-            guard let loop = CurlLoop(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost) else {
+            guard
+                let loops = CurlLoopGroup(
+                    loopCount: configuration.loopCount, maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+            else {
                 throw .transport(.resourceUnavailable, "libcurl could not make a multi handle (out of memory)")
             }
-            self.loop = loop
+            self.loops = loops
         #else
             throw .transport(.resourceUnavailable, "CurlTransport runs on Linux only; use URLSessionTransport")
         #endif
@@ -85,16 +88,16 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
 
     deinit {
         #if os(Linux)
-            loop.stop()
+            loops.shutdown()
         #endif
     }
 
     /// Ends every exchange in flight with a `.transport(.resourceUnavailable)` error, closes every
-    /// connection and ends the transport's thread; later calls fail the same way. Idempotent, and
+    /// connection and ends the transport's threads; later calls fail the same way. Idempotent, and
     /// returns at once.
     public func shutdown() {
         #if os(Linux)
-            loop.stop()
+            loops.shutdown()
         #endif
     }
 
@@ -107,15 +110,18 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
         try RequestChecks.checkURL(request.url)
         try RequestChecks.checkHeaders(request.headers, in: context)
         #if os(Linux)
-            let loop = self.loop
+            let shutDown = HTTPClientError.transport(.resourceUnavailable, "this CurlTransport was shut down; create a new one")
+            guard let picked = loops.loop(for: request.url) else { throw shutDown }
+            // The loop's load counts the call until the caller has its outcome (``CurlLoopGroupState``).
+            defer { loops.ended(request.url, loop: picked.index) }
+            let loop = picked.loop
             let exchange = CurlExchange(request, context: context, sink: sink, options: configuration, loop: loop)
             try context.deadlineCut?.exchangeStarted(exchange)
             defer { context.deadlineCut?.exchangeEnded() }
             let outcome = await withTaskCancellationHandler {
                 await withUnsafeContinuation { continuation in
                     if !loop.post(.start(exchange, continuation)) {
-                        continuation.resume(
-                            returning: .failure(.transport(.resourceUnavailable, "this CurlTransport was shut down; create a new one")))
+                        continuation.resume(returning: .failure(shutDown))
                     }
                 }
             } onCancel: {

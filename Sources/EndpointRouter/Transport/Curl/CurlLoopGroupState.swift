@@ -1,0 +1,118 @@
+import Foundation
+
+/// Which loop of a ``CurlTransport`` carries each new call, and whether the group still takes calls:
+/// the decisions of ``CurlLoopGroup`` without any I/O, so that every transition can be tested as a table.
+///
+/// A call goes to the loop with the fewest calls in flight **to its host**, so that 64 calls to one
+/// host use every loop (issue 41: one loop thread was the bottleneck). Among those equally loaded for
+/// the host it prefers the loop that carried the host's last call, whose connection is likely idle
+/// and reusable: calls one after another to one host stay on one loop and one connection, as they
+/// did with a single loop. Then the loop with the fewest calls overall, then the lowest.
+///
+/// The shell holds it under a lock; callers' threads change it, never a loop thread.
+struct CurlLoopGroupState {
+    /// The calls in flight to one host, per loop, and the loop of its latest call (`nil` for a host
+    /// not seen yet, which has no connection to prefer).
+    struct HostLoad: Equatable {
+        var inFlight: [Int]
+        var lastLoop: Int?
+    }
+
+    struct Running: Equatable {
+        /// Calls in flight per loop, every host together.
+        var inFlight: [Int]
+        /// By host key (scheme, host and port).
+        var hosts: [String: HostLoad] = [:]
+    }
+
+    enum State: Equatable {
+        /// Taking calls on `inFlight.count` loops.
+        case running(Running)
+        /// Shut down: every loop was told to stop, and new calls are refused.
+        case shutDown
+    }
+
+    enum CallAction: Equatable {
+        /// Post the call to the loop at this index.
+        case send(loop: Int)
+        /// Fail the call: the transport was shut down.
+        case refuse
+    }
+
+    enum ShutdownAction: Equatable {
+        /// Tell every loop to stop (each ends its exchanges with the shut-down error).
+        case stopLoops
+        /// Already shut down: nothing more to do.
+        case none
+    }
+
+    /// Hosts remembered at most; past it, hosts with nothing in flight are forgotten, so that a
+    /// transport calling many hosts keeps a small table (a forgotten host only loses its preference).
+    static let hostLimit = 256
+
+    private(set) var state: State
+
+    /// A group of `loopCount` loops (at least one).
+    init(loopCount: Int) {
+        state = .running(Running(inFlight: Array(repeating: 0, count: max(1, loopCount))))
+    }
+
+    /// A new call to `host`: the loop to post it to, or a refusal after shutdown.
+    mutating func callStarted(host: String) -> CallAction {
+        guard case .running(var running) = state else { return .refuse }
+        let loopCount = running.inFlight.count
+        var load = running.hosts[host] ?? HostLoad(inFlight: Array(repeating: 0, count: loopCount), lastLoop: nil)
+        var chosen = 0
+        for loop in 1..<max(1, loopCount) where Self.isBetter(loop, than: chosen, load: load, inFlight: running.inFlight) {
+            chosen = loop
+        }
+        load.inFlight[chosen] += 1
+        load.lastLoop = chosen
+        running.inFlight[chosen] += 1
+        if running.hosts[host] == nil, running.hosts.count >= Self.hostLimit {
+            running.hosts = running.hosts.filter { $0.value.inFlight.contains { $0 > 0 } }
+        }
+        running.hosts[host] = load
+        state = .running(running)
+        return .send(loop: chosen)
+    }
+
+    /// The call to `host` on `loop` has its outcome: it no longer counts toward that loop's load.
+    mutating func callEnded(host: String, loop: Int) {
+        guard case .running(var running) = state, running.inFlight.indices.contains(loop) else { return }
+        running.inFlight[loop] = max(0, running.inFlight[loop] - 1)
+        if var load = running.hosts[host] {
+            load.inFlight[loop] = max(0, load.inFlight[loop] - 1)
+            running.hosts[host] = load
+        }
+        state = .running(running)
+    }
+
+    /// `shutdown()` or the transport's end: stop every loop, once.
+    mutating func shutdown() -> ShutdownAction {
+        guard case .running = state else { return .none }
+        state = .shutDown
+        return .stopLoops
+    }
+
+    /// The per-host connection limit of each loop: `maximum` split across at most `loopCount`
+    /// loops, each with at least one connection, so that the group together opens no more than
+    /// `maximum` connections to a host, as one loop would. Its count is the number of loops.
+    static func connectionShares(of maximum: Int, across loopCount: Int) -> [Int] {
+        let maximum = max(1, maximum)
+        let count = min(max(1, loopCount), maximum)
+        return (0..<count).map { maximum / count + ($0 < maximum % count ? 1 : 0) }
+    }
+
+    /// What libcurl keys its connections by: scheme, host and port.
+    static func hostKey(of url: URL) -> String {
+        "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port.map(String.init) ?? "")"
+    }
+
+    /// Fewer calls to the host; then the host's last loop; then fewer calls overall; then the lower index.
+    private static func isBetter(_ loop: Int, than other: Int, load: HostLoad, inFlight: [Int]) -> Bool {
+        if load.inFlight[loop] != load.inFlight[other] { return load.inFlight[loop] < load.inFlight[other] }
+        if loop == load.lastLoop || other == load.lastLoop { return loop == load.lastLoop }
+        return inFlight[loop] < inFlight[other]
+    }
+}
