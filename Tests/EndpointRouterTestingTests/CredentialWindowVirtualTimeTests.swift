@@ -13,7 +13,13 @@ struct CredentialWindowVirtualTimeTests {
         let refreshes = Locked(0)
         let store = CredentialStore(
             maximumRefreshes: 1, per: .seconds(30), credential: { .bearer("t0") },
-            refresh: { _ in .refreshed(.bearer("t\(refreshes.withLock { $0 += 1; return $0 })")) })
+            refresh: { _ in
+                let count = refreshes.withLock { count in
+                    count += 1
+                    return count
+                }
+                return .refreshed(.bearer("t\(count)"))
+            })
         // Every request is rejected: each call refreshes once, if the limit lets it.
         let stub = StubTransport().on(.get, "/todos/1", respond: .status(401))
         let authorize = AuthorizationMiddleware(store, host: "https://jsonplaceholder.typicode.com")
