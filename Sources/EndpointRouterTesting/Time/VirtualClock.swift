@@ -2,7 +2,8 @@ import EndpointRouter
 import Foundation
 
 /// A `CallClock` on which no wait takes real time: a retry's 2 s backoff, a `Retry-After: 120`,
-/// a stream's reconnection wait, a stub's `delayed(by:)`, a cached response's ageing.
+/// a stream's reconnection wait and its idle and total timeouts, a stub's `delayed(by:)` and
+/// `.pause(_:)`, a cached response's ageing, a `CredentialStore`'s refresh window.
 ///
 /// Hand it to ``withOverride(_:isolation:operation:)`` with a stub (a virtual clock applies only to
 /// simulated transports), then read what was waited:
