@@ -82,14 +82,20 @@ final class StreamBodySink: ResponseBodySink, Sendable {
 
     /// Starts `transport` on `request` in a task of its own, which the stream owns from now on.
     func start(_ request: OutgoingRequest, on transport: any HTTPTransport, context: CallContext) {
-        let exchange = Task {
-            do throws(HTTPClientError) {
-                self.exchangeEnded(.success(try await transport.send(request, context: context, sink: self)))
-            } catch {
-                self.exchangeEnded(.failure(error))
-            }
+        // Started under the lock, so the transport's first call into the sink (the head) waits until
+        // the task is known: an end that call sets off (a timeout on a virtual clock, whose alarm is
+        // set at the head and may ring in the transport's first pause) always finds it to cancel.
+        let action = machine.withLock { machine in
+            machine.exchangeStarted(
+                Task {
+                    do throws(HTTPClientError) {
+                        self.exchangeEnded(.success(try await transport.send(request, context: context, sink: self)))
+                    } catch {
+                        self.exchangeEnded(.failure(error))
+                    }
+                })
         }
-        try? perform(machine.withLock { $0.exchangeStarted(exchange) })
+        try? perform(action)
     }
 
     /// Waits for the response head.
