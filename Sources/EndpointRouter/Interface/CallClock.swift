@@ -1,7 +1,8 @@
 import Foundation
 
 /// The clock every wait of the library goes through: a retry's backoff and `Retry-After`, a stream's
-/// reconnection wait, the deadline's bookkeeping (``CallContext/remainingTime``), a cached response's
+/// reconnection wait, the deadline's bookkeeping (``CallContext/remainingTime``), a stream's idle and
+/// total timeouts (``StreamLimits``), a ``CredentialStore``'s refresh window, a cached response's
 /// age, a stub's simulated latency.
 ///
 /// Calls use ``SystemCallClock`` unless a ``TaskOverride`` supplies another one for a simulated
@@ -30,8 +31,9 @@ public protocol CallClock: Sendable {
     /// - Throws: ``HTTPClientError/cancelled`` when the task is cancelled, at once.
     func sleep(until instant: ContinuousClock.Instant) async throws(HTTPClientError)
     /// Runs `action` once ``now`` reaches `instant`, without moving the clock itself, and returns
-    /// what cancels it; `nil` when the clock keeps no alarms. The library ends a call at its deadline
-    /// this way on a clock that is not the system's; the real deadline timer runs in any case.
+    /// what cancels it; `nil` when the clock keeps no alarms. The library ends a call at its deadline,
+    /// and a stream at its idle or total timeout, this way on a clock that is not the system's; the
+    /// real timers run in any case.
     func alarm(at instant: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> (@Sendable () -> Void)?
 }
 

@@ -27,8 +27,9 @@
 /// The ``clock`` applies to calls whose transport is simulated (``HTTPTransport/isSimulated``: a
 /// stub or a replay); a call that goes to a real network keeps ``SystemCallClock`` whatever the
 /// override says, so that no backoff against a real server is ever skipped. Under a virtual clock
-/// a call ends with `.timedOut` when that clock passes its deadline; the real deadline timer still
-/// counts the endpoint's `timeout` in real time, so nothing outside the clock can hang a test.
+/// a call ends with `.timedOut` when that clock passes its deadline, and a stream when it passes
+/// its idle or total timeout (``StreamLimits``); the real timers still count them in real time, so
+/// nothing outside the clock can hang a test.
 public struct TaskOverride: Sendable {
     /// The transport every call uses instead of its endpoint's own; `nil` keeps the endpoint's.
     public var transport: (any HTTPTransport)?

@@ -57,7 +57,7 @@ public struct AuthorizationMiddleware: HTTPMiddleware {
         let issued = await store.issue()
         let first = try await next(try issued.credential?.authorize(request) ?? request, Self.context(context, for: issued.credential))
         guard first.statusCode == 401 else { return first }
-        guard let fresh = try await store.refresh(rejected: issued) else { return first }
+        guard let fresh = try await store.refresh(rejected: issued, now: context.clock.now) else { return first }
         return try await next(try fresh.authorize(request), Self.context(context, for: fresh))
     }
 

@@ -33,7 +33,9 @@
 /// credential, or gets its 401 when that refresh failed.
 ///
 /// More than `maximumRefreshes` refreshes within `window` (a server rejecting every new token)
-/// fail fast with ``HTTPClientError/authorizationFailed(_:)`` instead of refreshing again.
+/// fail fast with ``HTTPClientError/authorizationFailed(_:)`` instead of refreshing again. The
+/// window is read on the rejected call's clock (``CallContext/clock``), so a test on a virtual clock
+/// passes it with `advance(by:)`.
 public actor CredentialStore {
     /// Supplies the credential for the first request, and again after ``logOut()`` or a refresh
     /// that answered `.loggedOut`; `nil` sends requests without one.
@@ -136,11 +138,11 @@ public actor CredentialStore {
     /// when it should get its 401.
     ///
     /// - Throws: ``HTTPClientError/authorizationFailed(_:)`` when the refresh limit is reached.
-    func refresh(rejected issued: Issued) async throws(HTTPClientError) -> Credential? {
+    /// `now` is the call's clock's (``CallContext/clock``): a test's virtual clock moves the window.
+    func refresh(rejected issued: Issued, now: ContinuousClock.Instant = .now) async throws(HTTPClientError) -> Credential? {
         // A credential issued before the last change was replaced already: the current one is the answer.
         guard issued.generation == generation else { return lastRefreshSucceeded ? current : nil }
         if refreshing == nil {
-            let now = ContinuousClock.now
             refreshTimes.removeAll { now - $0 >= window }
             guard refreshTimes.count < maximumRefreshes else {
                 throw .authorizationFailed(

@@ -57,7 +57,7 @@ struct Call: Sendable {
     /// exchange per hop into sinks of `scope`. Returns at the deadline or on cancellation at once.
     func send(
         into scope: CallScope, uploadProgress: ProgressReporter?, stream: StreamObserver? = nil,
-        streamDeadline: ContinuousClock.Instant? = nil
+        streamDeadline: StreamDeadline? = nil
     ) async -> Result<IncomingResponse, HTTPClientError> {
         // The deadline is on the call's clock, for the waits and `remainingTime`; the timer that
         // ends a call whatever it is doing counts the same span in real time, so a virtual clock
@@ -65,8 +65,8 @@ struct Call: Sendable {
         var deadline = Deadline.instant(after: timeout, on: clock)
         var timerDeadline = Deadline.instant(after: timeout)
         if let streamDeadline {
-            deadline = min(deadline, streamDeadline)
-            timerDeadline = min(timerDeadline, streamDeadline)
+            deadline = min(deadline, streamDeadline.onClock)
+            timerDeadline = min(timerDeadline, streamDeadline.real)
         }
         var options = options
         // The endpoint's sensitive names join the credential headers before any middleware runs, so
@@ -117,9 +117,18 @@ struct Call: Sendable {
             }
         }
         // On a clock of its own (a test's), the call also ends when that clock passes the deadline.
+        // Not once a stream's head is in: that head came in time, and only the call's task has not
+        // run since — on an automatic virtual clock the transport's first pause passes at once.
         let clock = self.clock
         let alarm: ((@escaping @Sendable () -> Void) -> (@Sendable () -> Void)?)? =
-            clock is SystemCallClock ? nil : { [deadline] action in clock.alarm(at: deadline, action) }
+            clock is SystemCallClock
+            ? nil
+            : { [deadline] action in
+                clock.alarm(at: deadline) {
+                    if stream != nil, scope.hasStreamHead(acceptable: acceptableStatusCodes) { return }
+                    action()
+                }
+            }
         return await Deadline.run(until: timerDeadline, alarm: alarm) { () throws(HTTPClientError) in
             try await MiddlewareChain.run(middlewares[...], then: terminal, request, context)
         }

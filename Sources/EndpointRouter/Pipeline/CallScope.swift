@@ -11,8 +11,9 @@ final class CallScope: StripeLocked, @unchecked Sendable {
         case memory(limit: Int?)
         /// Into a temporary file in `directory` when the status is acceptable.
         case file(directory: URL, isAcceptable: @Sendable (Int) -> Bool, progress: ProgressReporter?)
-        /// To the caller as it arrives, through a buffer of `capacity` bytes (a streaming call).
-        case stream(capacity: Int)
+        /// To the caller as it arrives, through a buffer of `capacity` bytes (a streaming call);
+        /// `watch`, the stream's timeouts on the call's clock when that is not the system's.
+        case stream(capacity: Int, watch: ClockWatch?)
     }
 
     /// One exchange's sink.
@@ -70,7 +71,7 @@ final class CallScope: StripeLocked, @unchecked Sendable {
             case .memory(let limit): .memory(MemoryBodySink(limit: limit, answering: method))
             case .file(let directory, let isAcceptable, let progress):
                 .file(FileBodySink(directory: directory, isAcceptable: isAcceptable, progress: progress, answering: method))
-            case .stream(let capacity): .stream(StreamBodySink(capacity: capacity))
+            case .stream(let capacity, let watch): .stream(StreamBodySink(capacity: capacity, watch: watch))
             }
         guard withLock({ $0.sinkMade(sink) }) else { throw .cancelled }
         return sink
@@ -87,6 +88,18 @@ final class CallScope: StripeLocked, @unchecked Sendable {
             stream.close(.cancelled)
             throw .cancelled
         }
+    }
+
+    /// Whether the latest exchange is a stream whose head came in with a status in `acceptable`: the
+    /// call's answer is in, though the call's own task may not have run since.
+    func hasStreamHead(acceptable: any StatusCodeSet) -> Bool {
+        guard case .stream = destination else { return false }
+        let latest = withLock { scope -> Sink? in
+            guard case .open(let sinks, _) = scope.state else { return nil }
+            return sinks.last
+        }
+        guard let head = latest?.stream?.receivedHead else { return false }
+        return acceptable.contains(head.statusCode)
     }
 
     /// Ends the call: closes every sink, deleting every temporary file but `kept`, and every stream

@@ -89,7 +89,7 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
     @usableFromInline @exclusivity(unchecked) var nextPending = 0
     private var connection: (stream: StreamBodySink, observer: StreamObserver)?
     private var elements = 0
-    private var deadline: ContinuousClock.Instant?
+    private var deadline: StreamDeadline?
 
     init(call: Result<Call, HTTPClientError>, limits: StreamLimits, reconnect: ReconnectPolicy, framing: any StreamFraming<Element>) {
         switch call {
@@ -126,8 +126,11 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
             guard let (stream, _) = connection else {
                 switch machine.next(requested: framing.requestedRetryDelay) {
                 case .connect:
-                    deadline = limits.totalTimeout.map { Deadline.instant(after: $0) }
-                    if let call { await connect(call) }
+                    // On the call's clock (a test's virtual one) and in real time, as a call's deadline.
+                    if let call {
+                        deadline = limits.totalTimeout.map { StreamDeadline(after: $0, on: call.clock) }
+                        await connect(call)
+                    }
                 case .reconnect(let delay): try await reconnect(after: delay)
                 case .finish: return nil
                 case .fail(let error): throw error
@@ -208,7 +211,8 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
     }
 
     private var pastDeadline: Bool {
-        deadline.map { ContinuousClock.now >= $0 } ?? false
+        guard let deadline, let call else { return false }
+        return call.clock.now >= deadline.onClock
     }
 }
 

@@ -13,15 +13,30 @@ final class StreamBodySink: ResponseBodySink, Sendable {
     typealias Machine = StreamSinkState<UnsafeContinuation<Void, Never>, Task<Void, Never>>
 
     private let machine: Locked<Machine>
+    /// The timeouts on the call's clock when it is not the system's (a test's virtual one),
+    /// measured by alarms from the head on; `nil` keeps real time alone.
+    private let clockWatch: ClockWatch?
+    /// Cancels the alarm set for the next timeout on the call's clock, while one is set.
+    private let alarm = Locked<(@Sendable () -> Void)?>(nil)
 
-    init(capacity: Int) {
+    init(capacity: Int, watch: ClockWatch? = nil) {
         machine = Locked(Machine(capacity: capacity))
+        clockWatch = watch
     }
 
     // MARK: The transport's side
 
     func receive(_ head: ResponseHead) throws(HTTPClientError) {
-        try perform(machine.withLock { $0.headReceived(head) })
+        let clockNow = clockWatch?.clock.now
+        let (action, first) = machine.withLock { machine in
+            let first = machine.head == nil
+            return (machine.headReceived(head, clockNow: clockNow), first)
+        }
+        // From the head on, as the real watchdog after the head phase; set here, in the transport's
+        // task, so it is set before the transport's first pause (on an automatic virtual clock a
+        // pause before it would pass at once).
+        if first, let clockWatch { setAlarm(clockWatch) }
+        try perform(action)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(HTTPClientError) {
@@ -30,7 +45,8 @@ final class StreamBodySink: ResponseBodySink, Sendable {
 
     func write(_ data: Data) throws(HTTPClientError) {
         guard !data.isEmpty else { return }
-        try perform(machine.withLock { $0.pieceReceived(data) })
+        let clockNow = clockWatch?.clock.now
+        try perform(machine.withLock { $0.pieceReceived(data, clockNow: clockNow) })
     }
 
     /// Whether the transport may write the next piece now, without waiting.
@@ -66,14 +82,20 @@ final class StreamBodySink: ResponseBodySink, Sendable {
 
     /// Starts `transport` on `request` in a task of its own, which the stream owns from now on.
     func start(_ request: OutgoingRequest, on transport: any HTTPTransport, context: CallContext) {
-        let exchange = Task {
-            do throws(HTTPClientError) {
-                self.exchangeEnded(.success(try await transport.send(request, context: context, sink: self)))
-            } catch {
-                self.exchangeEnded(.failure(error))
-            }
+        // Started under the lock, so the transport's first call into the sink (the head) waits until
+        // the task is known: an end that call sets off (a timeout on a virtual clock, whose alarm is
+        // set at the head and may ring in the transport's first pause) always finds it to cancel.
+        let action = machine.withLock { machine in
+            machine.exchangeStarted(
+                Task {
+                    do throws(HTTPClientError) {
+                        self.exchangeEnded(.success(try await transport.send(request, context: context, sink: self)))
+                    } catch {
+                        self.exchangeEnded(.failure(error))
+                    }
+                })
         }
-        try? perform(machine.withLock { $0.exchangeStarted(exchange) })
+        try? perform(action)
     }
 
     /// Waits for the response head.
@@ -93,7 +115,8 @@ final class StreamBodySink: ResponseBodySink, Sendable {
     ///   the consuming task is cancelled, which also ends the exchange.
     func next() async throws(HTTPClientError) -> Data? {
         while true {
-            switch machine.withLock({ $0.pieceAsked() }) {
+            let clockNow = clockWatch?.clock.now
+            switch machine.withLock({ $0.pieceAsked(clockNow: clockNow) }) {
             case .piece(let piece, let transport):
                 transport?.resume()
                 return piece
@@ -151,6 +174,10 @@ final class StreamBodySink: ResponseBodySink, Sendable {
 
     /// Ends the stream with `.timedOut` when no byte arrives for `idle` (while the transport is not
     /// waiting for the consumer), or at `deadline`.
+    ///
+    /// In real time in any case, as the call's deadline timer: on a test's virtual clock too, so that
+    /// a clock nobody advances cannot hold a stream for ever. On such a clock the same timeouts are
+    /// also measured on it (``clockWatch``, from the head on).
     func watch(idle: Duration?, deadline: ContinuousClock.Instant?) {
         guard idle != nil || deadline != nil else { return }
         let watchdog = Task { [weak self] in
@@ -170,6 +197,29 @@ final class StreamBodySink: ResponseBodySink, Sendable {
         try? perform(machine.withLock { $0.watchdogStarted(watchdog) })
     }
 
+    /// Sets an alarm on `clock` for when the stream times out on it; when it rings after bytes came,
+    /// it sets the next one. An alarm never moves the clock, so the watchdog's own waits do not pass
+    /// virtual time (a sleep on an automatic virtual clock would).
+    private func setAlarm(_ watch: ClockWatch) {
+        let now = watch.clock.now
+        guard let wake = machine.withLock({ $0.wake(idle: watch.idle, deadline: watch.deadline, now: now, onClock: true) }) else { return }
+        if wake <= now {
+            close(.timedOut, keepingBuffered: true)
+            return
+        }
+        let cancel = watch.clock.alarm(at: wake) { [weak self] in self?.setAlarm(watch) }
+        alarm.withLock { $0 = cancel }
+        // Ended meanwhile, before the alarm was stored: the end did not see it, so it goes here.
+        if !machine.withLock({ $0.isRunning }) { cancelAlarm() }
+    }
+
+    private func cancelAlarm() {
+        alarm.withLock { cancel in
+            defer { cancel = nil }
+            return cancel
+        }?()
+    }
+
     /// Carries out what the machine decided, outside the lock.
     private func perform(_ action: Machine.Action) throws(HTTPClientError) {
         switch action {
@@ -177,6 +227,7 @@ final class StreamBodySink: ResponseBodySink, Sendable {
         case .resume(let waiter): waiter.resume()
         case .refuse(let error): throw error
         case .end(let waiter, let tasks, let error):
+            if clockWatch != nil { cancelAlarm() }
             waiter?.resume()
             for task in tasks { task.cancel() }
             if let error { throw error }

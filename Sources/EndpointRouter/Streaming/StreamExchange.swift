@@ -16,12 +16,13 @@ extension StreamBodySink {
     /// `valgrind --tool=memcheck --xtree-memory=full` on a stub call: 35 → 36).
     @inline(never)
     func exchange(
-        _ request: OutgoingRequest, on transport: any HTTPTransport, context: CallContext, until streamDeadline: ContinuousClock.Instant?,
+        _ request: OutgoingRequest, on transport: any HTTPTransport, context: CallContext, until streamDeadline: StreamDeadline?,
         acceptable: any StatusCodeSet, scope: CallScope
     ) async throws(HTTPClientError) -> IncomingResponse {
         // The transport's own backstops follow the stream's lifetime, not the head's deadline.
         var transportContext = context
-        transportContext.deadline = streamDeadline ?? Deadline.instant(after: Deadline.maximumSeconds)
+        // On the call's clock, as the call's deadline: a stub's pause ends there in virtual time.
+        transportContext.deadline = streamDeadline?.onClock ?? Deadline.instant(after: Deadline.maximumSeconds, on: context.clock)
         start(request, on: transport, context: transportContext)
         let head = try await head()
         guard acceptable.contains(head.statusCode) else {
@@ -47,11 +48,13 @@ extension Call {
     /// The head phase of a streaming call: every middleware, request check, redirect and retry up to
     /// an acceptable head, within the endpoint's `timeout` (and the stream's total one). Returns the
     /// stream to read the body from, already watched for idleness and its total deadline.
-    func openStream(limits: StreamLimits, deadline streamDeadline: ContinuousClock.Instant?, observer: StreamObserver) async
+    func openStream(limits: StreamLimits, deadline streamDeadline: StreamDeadline?, observer: StreamObserver) async
         -> Result<StreamBodySink, HTTPClientError>
     {
         if Task.isCancelled { return .failure(.cancelled) }
-        let scope = CallScope(.stream(capacity: limits.bufferSize))
+        // On the system clock no watch: the sink then keeps real time alone, as it always did.
+        let watch = ClockWatch(clock: clock, limits: limits, deadline: streamDeadline)
+        let scope = CallScope(.stream(capacity: limits.bufferSize, watch: watch))
         let received = await send(into: scope, uploadProgress: nil, stream: observer, streamDeadline: streamDeadline)
         let offered = scope.close()
         let outcome: Result<StreamBodySink, HTTPClientError> =
@@ -67,8 +70,7 @@ extension Call {
             }
         switch outcome {
         case .success(let stream):
-            let idle = limits.idleTimeout.map { Duration.nanoseconds(Int64(min($0, Deadline.maximumSeconds) * 1e9)) }
-            stream.watch(idle: idle, deadline: streamDeadline)
+            stream.watch(idle: limits.idleDuration, deadline: streamDeadline?.real)
         case .failure(let error):
             offered?.close(.cancelled)
             observer.end(bytes: 0, elements: 0, error: error)

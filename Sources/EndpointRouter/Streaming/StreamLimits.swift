@@ -34,10 +34,11 @@ public struct StreamLimits: Sendable, Hashable {
     public var maxElementSize: Int?
     /// Seconds without a byte from the server after which the stream ends with `.timedOut`: 60
     /// unless set, `nil` for never. Time the transport spends waiting for a slow consumer does
-    /// not count.
+    /// not count. Measured on the call's clock too when the transport is simulated (a test's
+    /// `VirtualClock`), and in real time in any case.
     public var idleTimeout: TimeInterval?
     /// Seconds the whole stream may last, head included, after which it ends with `.timedOut`;
-    /// `nil` (the default) for no limit.
+    /// `nil` (the default) for no limit. On the call's clock as ``idleTimeout`` is.
     public var totalTimeout: TimeInterval?
 
     /// Creates limits; each left out keeps its default.

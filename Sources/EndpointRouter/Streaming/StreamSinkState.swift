@@ -130,6 +130,9 @@ struct StreamSinkState<Waiter, Work> {
     private(set) var totalBytes: Int64 = 0
     /// When the transport last delivered (or was let go on to read): the idle timeout counts from it.
     private(set) var lastActivity = ContinuousClock.now
+    /// ``lastActivity`` on the call's clock when that is not the system's (a test's virtual one):
+    /// the events pass it, read by the sink, so the machine itself reads no clock but the real one.
+    private(set) var lastActivityOnClock: ContinuousClock.Instant?
 
     /// A machine in `state` (a test's starting point; the sink starts awaiting the head), holding
     /// `buffer` once the head is in and `tasks` while the stream runs.
@@ -150,11 +153,11 @@ struct StreamSinkState<Waiter, Work> {
     // MARK: The transport's side
 
     /// The transport has the head.
-    mutating func headReceived(_ head: ResponseHead) -> Action {
+    mutating func headReceived(_ head: ResponseHead, clockNow: ContinuousClock.Instant? = nil) -> Action {
         switch state {
         case .awaitingHead(let consumer):
             state = .streaming(head, .nobody)
-            lastActivity = .now
+            (lastActivity, lastActivityOnClock) = (.now, clockNow)
             return consumer.map { .resume($0) } ?? .none
         case .failed(_, let error): return .refuse(error)
         // One head per exchange: a second is not the consumer's to see.
@@ -163,14 +166,14 @@ struct StreamSinkState<Waiter, Work> {
     }
 
     /// The transport has a piece of the body (not empty).
-    mutating func pieceReceived(_ piece: Data) -> Action {
+    mutating func pieceReceived(_ piece: Data, clockNow: ContinuousClock.Instant? = nil) -> Action {
         switch state {
         case .streaming(let head, let waiting):
             // Only a transport that never waits for demand gets here with a full buffer.
             guard buffer.bytes < capacity else { return end(.failed(head, .responseTooLarge(limit: capacity)), by: .refusedPiece) }
             buffer.append(piece)
             totalBytes += Int64(piece.count)
-            lastActivity = .now
+            (lastActivity, lastActivityOnClock) = (.now, clockNow)
             guard case .consumer(let consumer) = waiting else { return .none }
             state = .streaming(head, .nobody)
             return .resume(consumer)
@@ -245,7 +248,7 @@ struct StreamSinkState<Waiter, Work> {
     }
 
     /// The consumer asks for the next piece.
-    mutating func pieceAsked() -> Next {
+    mutating func pieceAsked(clockNow: ContinuousClock.Instant? = nil) -> Next {
         switch state {
         case .awaitingHead: return .wait
         case .streaming(let head, let waiting):
@@ -253,7 +256,7 @@ struct StreamSinkState<Waiter, Work> {
             let piece = buffer.take()
             guard case .transport(let transport) = waiting, buffer.bytes < capacity else { return .piece(piece, resuming: nil) }
             state = .streaming(head, .nobody)
-            lastActivity = .now
+            (lastActivity, lastActivityOnClock) = (.now, clockNow)
             return .piece(piece, resuming: transport)
         case .finished: return buffer.isEmpty ? .end : .piece(buffer.take(), resuming: nil)
         case .failed(_, let error): return buffer.isEmpty ? .failure(error) : .piece(buffer.take(), resuming: nil)
@@ -300,13 +303,16 @@ struct StreamSinkState<Waiter, Work> {
 
     /// When the watchdog must end the stream with `.timedOut`: `idle` after the last byte (while
     /// the transport waits for the consumer no byte is expected, so the idle clock counts from
-    /// `now`), or at `deadline`; `nil` once the stream ended.
-    func wake(idle: Duration?, deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+    /// `now`), or at `deadline`; `nil` once the stream ended. `onClock`: the instants are on the
+    /// call's clock (``lastActivityOnClock``), not in real time.
+    func wake(
+        idle: Duration?, deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant, onClock: Bool = false
+    ) -> ContinuousClock.Instant? {
         let quiet: ContinuousClock.Instant?
         switch state {
         case .finished, .failed: return nil
         case .streaming(_, .transport): quiet = idle.map { now + $0 }
-        case .awaitingHead, .streaming: quiet = idle.map { lastActivity + $0 }
+        case .awaitingHead, .streaming: quiet = idle.map { (onClock ? lastActivityOnClock ?? now : lastActivity) + $0 }
         }
         guard let quiet else { return deadline }
         return deadline.map { min(quiet, $0) } ?? quiet
@@ -315,7 +321,7 @@ struct StreamSinkState<Waiter, Work> {
     // MARK: Transitions
 
     /// Whether the stream runs: tasks attached now are kept, not cancelled.
-    private var isRunning: Bool {
+    var isRunning: Bool {
         switch state {
         case .awaitingHead, .streaming: true
         case .finished, .failed: false

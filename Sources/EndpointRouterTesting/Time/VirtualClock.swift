@@ -2,7 +2,8 @@ import EndpointRouter
 import Foundation
 
 /// A `CallClock` on which no wait takes real time: a retry's 2 s backoff, a `Retry-After: 120`,
-/// a stream's reconnection wait, a stub's `delayed(by:)`, a cached response's ageing.
+/// a stream's reconnection wait and its idle and total timeouts, a stub's `delayed(by:)` and
+/// `.pause(_:)`, a cached response's ageing, a `CredentialStore`'s refresh window.
 ///
 /// Hand it to ``withOverride(_:isolation:operation:)`` with a stub (a virtual clock applies only to
 /// simulated transports), then read what was waited:
@@ -18,7 +19,9 @@ import Foundation
 ///
 /// It moves in one of two ways:
 /// - ``Advancing/automatically`` (the default): each wait ends at once, the clock moved to its end,
-///   so that code that waits runs straight through in the order its waits give.
+///   so that code that waits runs straight through in the order its waits give. An alarm on the way
+///   (a call's deadline, a stream's idle or total timeout) stops the clock at its instant first, so a
+///   stream that goes quiet for 30 s under a 2 s idle timeout ends with ``elapsed`` at 2 s.
 /// - ``Advancing/manually``: waits end only when the test calls ``advance(by:)``, earliest first,
 ///   for a test that checks what happens *during* a wait.
 ///
@@ -87,13 +90,23 @@ public final class VirtualClock: CallClock, Sendable {
     ///
     /// - Throws: `.cancelled` when the task is cancelled, at once.
     public func sleep(until instant: ContinuousClock.Instant) async throws(HTTPClientError) {
+        // Advancing automatically, the clock stops at each alarm on the way (see
+        // `VirtualClockState.sleepRequested`): the sleeper goes on until its own instant.
+        var again = false
+        repeat {
+            try await sleepOnce(until: instant, again: again)
+            again = true
+        } while now < instant
+    }
+
+    private func sleepOnce(until instant: ContinuousClock.Instant, again: Bool) async throws(HTTPClientError) {
         if Task.isCancelled { throw .cancelled }
         let wake = instant - origin
         let id = state.withLock { $0.nextID() }
         do {
             try await withTaskCancellationHandler {
                 try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-                    let action = state.withLock { $0.sleepRequested(id: id, until: wake, waiter: continuation) }
+                    let action = state.withLock { $0.sleepRequested(id: id, until: wake, waiter: continuation, again: again) }
                     switch action {
                     case .resumeNow:
                         // The clock may have moved to this sleeper's instant: deadlines passed on the way ring first.

@@ -46,13 +46,19 @@ struct VirtualClockState<Waiter, Alarm> {
         return lastID
     }
 
-    /// A task asks to sleep until `wake` (time since the clock was made).
-    mutating func sleepRequested(id: UInt64, until wake: Duration, waiter: Waiter) -> Action {
+    /// A task asks to sleep until `wake` (time since the clock was made); `again` when it asked
+    /// already and was resumed at an alarm on the way, so the wait is not noted twice.
+    ///
+    /// Advancing automatically, the clock moves to the earliest alarm before `wake` if there is one,
+    /// not past it: what the alarm ends (a stream's idle timeout) ends at its own instant, and the
+    /// sleeper, resumed there, asks again for the rest unless the alarm cancelled it.
+    mutating func sleepRequested(id: UInt64, until wake: Duration, waiter: Waiter, again: Bool = false) -> Action {
         if cancelledEarly.remove(id) != nil { return .cancelNow }
-        waits.append(max(.zero, wake - elapsed))
+        if !again { waits.append(max(.zero, wake - elapsed)) }
         if wake <= elapsed { return .resumeNow }
         if advancesAutomatically {
-            elapsed = wake
+            let now = elapsed
+            elapsed = alarms.map(\.at).filter { $0 > now }.min().map { min($0, wake) } ?? wake
             return .resumeNow
         }
         sleepers.append(Sleeper(id: id, wake: wake, waiter: waiter))
