@@ -21,7 +21,8 @@ extension HTTPTransport {
     ///     `"direct"`, attempt 1, with 60 seconds to go on the clock a call on this transport would
     ///     have (a `TaskOverride`'s for a simulated transport).
     public func exchange(_ request: OutgoingRequest, context: CallContext? = nil) async throws(HTTPClientError) -> IncomingResponse {
-        let clock: any CallClock = isSimulated ? TaskOverride.simulatedClock : SystemCallClock()
+        // The clock a call on this transport would have, by the library's one rule.
+        let clock = TaskOverride.current?.clock(for: self) ?? SystemCallClock()
         let context = context ?? CallContext(endpointName: "direct", deadline: clock.now + .seconds(60), clock: clock)
         let sink = CollectingSink()
         let head = try await send(request, context: context, sink: sink)

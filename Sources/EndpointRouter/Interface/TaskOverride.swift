@@ -102,15 +102,16 @@ public struct TaskOverride: Sendable {
         return merged
     }
 
-    /// The clock of a call on `transport` under this override: its own for a simulated transport.
-    func clock(for transport: any HTTPTransport) -> any CallClock {
+    /// The clock of a call on `transport` under this override: its own for a simulated transport,
+    /// the system's otherwise.
+    ///
+    /// The one rule for which clock a call uses: the pipeline decides it once per call and hands it
+    /// down as ``CallContext/clock``, and everything that waits for the call (a stub's latency
+    /// included) uses that. It is `package` so that `EndpointRouterTesting`'s direct
+    /// `exchange(_:context:)`, which makes a context without a call, applies the same rule.
+    package func clock(for transport: any HTTPTransport) -> any CallClock {
         guard transport.isSimulated, let clock else { return SystemCallClock() }
         return clock
-    }
-
-    /// The clock a simulated transport's own waits go through in the current task.
-    package static var simulatedClock: any CallClock {
-        current?.clock ?? SystemCallClock()
     }
 }
 

@@ -86,7 +86,7 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
             if replaysChunkTiming, let chunks = response.chunks {
                 if Task.isCancelled { throw .cancelled }
                 try sink.receive(head)
-                try await Self.play(response.body, chunks: chunks, into: sink, until: context.deadline)
+                try await Self.play(response.body, chunks: chunks, into: sink, until: context.deadline, on: context.clock)
             } else {
                 try await BodyDelivery.deliver(head, body: response.body, into: sink)
             }
@@ -113,11 +113,12 @@ public final class ReplayTransport: HTTPTransport, RequestRecording {
     /// up to the body (a JSON member redacted when recording changes its length) are clipped to it,
     /// and what is left over goes out at the end.
     private static func play(
-        _ body: Data, chunks: [RecordedChunk], into sink: any ResponseBodySink, until deadline: ContinuousClock.Instant
+        _ body: Data, chunks: [RecordedChunk], into sink: any ResponseBodySink, until deadline: ContinuousClock.Instant,
+        on clock: any CallClock
     ) async throws(HTTPClientError) {
         var start = body.startIndex
         for chunk in chunks where start < body.endIndex {
-            try await SimulatedLatency.wait(chunk.delay, until: deadline)
+            try await SimulatedLatency.wait(chunk.delay, until: deadline, on: clock)
             let end = body.index(start, offsetBy: chunk.size, limitedBy: body.endIndex) ?? body.endIndex
             try await BodyDelivery.write(body[start..<end], into: sink)
             start = end

@@ -11,15 +11,19 @@ enum SimulatedLatency {
     /// The longest latency honoured, so the instant arithmetic can never overflow (about 31 years).
     static let longestSeconds: TimeInterval = 1_000_000_000
 
-    /// Sleeps `latency` seconds, or until `deadline` when that comes first.
+    /// Sleeps `latency` seconds on `clock`, or until `deadline` when that comes first.
+    ///
+    /// `clock` is the call's (`CallContext.clock`), the one its `deadline` is on: the library chose
+    /// it once for the call, from the transport the call was given, so a stub wrapped in a transport
+    /// that is not simulated (a `RecordingTransport`) waits in real time with the call's deadline,
+    /// and a stub given directly waits on a test's virtual clock.
     ///
     /// - Throws: `.cancelled` when the task is cancelled; `.timedOut` when the deadline came first.
-    static func wait(_ latency: TimeInterval, until deadline: ContinuousClock.Instant) async throws(HTTPClientError) {
+    static func wait(
+        _ latency: TimeInterval, until deadline: ContinuousClock.Instant, on clock: any CallClock
+    ) async throws(HTTPClientError) {
         if Task.isCancelled { throw .cancelled }
         guard latency > 0 else { return }
-        // The task's override clock, which is the one the call's deadline was set on: a stub is a
-        // simulated transport, so a virtual clock applies to it (see `TaskOverride.clock`).
-        let clock = TaskOverride.simulatedClock
         let answer = clock.now + .seconds(min(latency, longestSeconds))
         try await clock.sleep(until: min(answer, deadline))
         if answer > deadline { throw .timedOut }

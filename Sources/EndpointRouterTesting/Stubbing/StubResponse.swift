@@ -179,7 +179,7 @@ extension StubResponse {
     func serve(to request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink) async throws(HTTPClientError)
         -> ResponseHead
     {
-        try await SimulatedLatency.wait(latency, until: context.deadline)
+        try await SimulatedLatency.wait(latency, until: context.deadline, on: context.clock)
         switch outcome {
         case .fail(let error):
             throw error
@@ -193,7 +193,7 @@ extension StubResponse {
             case .stream(let stream):
                 if Task.isCancelled { throw .cancelled }
                 try sink.receive(head)
-                try await stream.play(into: sink, until: context.deadline)
+                try await stream.play(into: sink, until: context.deadline, on: context.clock)
             }
             return head
         }

@@ -85,17 +85,19 @@ struct StubStream: Sendable {
     /// Plays the body into `sink`, whose head was already received.
     ///
     /// Every piece waits for the sink's demand, so a slow consumer holds the stream back, and every
-    /// pause honours cancellation and `deadline`.
+    /// pause, on `clock` (the call's, which `deadline` is on), honours cancellation and `deadline`.
     ///
     /// - Throws: the error of a `.drop` or `.failure` step; what the sink throws; `.cancelled` when
     ///   the task is cancelled; `.timedOut` when a pause reaches past `deadline`.
-    func play(into sink: any ResponseBodySink, until deadline: ContinuousClock.Instant) async throws(HTTPClientError) {
+    func play(
+        into sink: any ResponseBodySink, until deadline: ContinuousClock.Instant, on clock: any CallClock
+    ) async throws(HTTPClientError) {
         switch source {
         case .steps(let steps):
             for step in steps {
                 switch step.kind {
                 case .chunk(let data): try await BodyDelivery.write(data, into: sink)
-                case .pause(let seconds): try await SimulatedLatency.wait(seconds, until: deadline)
+                case .pause(let seconds): try await SimulatedLatency.wait(seconds, until: deadline, on: clock)
                 case .fail(let error): throw error
                 }
             }
@@ -104,7 +106,7 @@ struct StubStream: Sendable {
             while true {
                 if index > 0 {
                     if interval > 0 {
-                        try await SimulatedLatency.wait(interval, until: deadline)
+                        try await SimulatedLatency.wait(interval, until: deadline, on: clock)
                     } else {
                         // Without a pause, still let other tasks (the consumer) run between pieces.
                         await Task.yield()
