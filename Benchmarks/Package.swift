@@ -19,6 +19,7 @@ let package = Package(
         .package(name: "EndpointRouterAsyncHTTPClient", path: "../Transports/AsyncHTTPClient"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.36.0"),
         // MallocInterposer gives allocation counts; naming the trait leaves the Linux ARC runtime
         // interposer (and its package, absent from the local cache) out.
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
@@ -35,6 +36,18 @@ let package = Package(
         .executableTarget(
             name: "CurlInstructions",
             dependencies: [.product(name: "EndpointRouter", package: "EndpointRouter"), "BenchmarkFixtures"]),
+        // Issue 41: the load benchmark (`./load`): one client side × scenario × protocol per process,
+        // a fixed time at 1, 64 or 256 in flight, every request's latency recorded (p50, p99), plain
+        // HTTP/1.1, TLS HTTP/1.1 and HTTP/2 against the same nginx; a plain executable.
+        .executableTarget(
+            name: "Load",
+            dependencies: [
+                .product(name: "EndpointRouter", package: "EndpointRouter"), "BenchmarkFixtures",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]),
         .executableTarget(name: "RequestBuilding", dependencies: benchmarkDependencies,
                           path: "Benchmarks/RequestBuilding", plugins: benchmarkPlugins),
         .executableTarget(name: "Middleware", dependencies: benchmarkDependencies,

@@ -3,6 +3,9 @@
 # one worker, no logs, no caching headers, fixture files generated into a state folder.
 #
 #   ./nginx.sh start STATE_DIR   # prints the base URL (http://127.0.0.1:PORT); STATE_DIR/base-url too
+#                                # and, for issue 41, two TLS listeners on the same files:
+#                                # STATE_DIR/tls-url (HTTP/1.1 only), STATE_DIR/h2-url (ALPN h2),
+#                                # trusted through STATE_DIR/tls/ca.pem, a CA this script makes
 #   ./nginx.sh stop STATE_DIR    # stops it (a no-op when it is not running)
 #
 # Fixtures (STATE_DIR/www): small.json (one todo, ~200 B), list100.json (100 todos, ~10 KB),
@@ -60,6 +63,22 @@ PY
     chmod -R a+rX "$www"
 }
 
+# A private CA and a certificate for 127.0.0.1 signed by it, made once per state folder: clients
+# trust the CA file (CurlTransport's certificateAuthorityFile, CURLOPT_CAINFO, NIOSSL's trustRoots),
+# never "insecure" switches, so that the TLS benchmarks do the verification production does.
+certificates() {
+    local dir=$1
+    [[ -f "$dir/ca.pem" && -f "$dir/server.pem" && -f "$dir/server.key" ]] && return 0
+    mkdir -p "$dir"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 30 \
+        -subj "/CN=EndpointRouter benchmark CA" -keyout "$dir/ca.key" -out "$dir/ca.pem" 2>/dev/null
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=127.0.0.1" \
+        -keyout "$dir/server.key" -out "$dir/server.csr" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' >"$dir/ext.cnf"
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" -CAcreateserial -days 30 \
+        -extfile "$dir/ext.cnf" -out "$dir/server.pem" 2>/dev/null
+}
+
 free_port() {
     python3 -c 'import socket
 s = socket.socket()
@@ -75,9 +94,12 @@ start() {
     chmod a+rx "$state"
     stop
     fixtures "$state/www"
-    local port
+    certificates "$state/tls"
+    local port tls_port h2_port
     for attempt in 1 2 3; do
         port=$(free_port)
+        tls_port=$(free_port)
+        h2_port=$(free_port)
         cat >"$state/nginx.conf" <<CONF
 worker_processes 1;
 pid $state/nginx.pid;
@@ -109,11 +131,42 @@ http {
         }
         location / { }
     }
+    server {
+        listen 127.0.0.1:$tls_port ssl;
+        ssl_certificate $state/tls/server.pem;
+        ssl_certificate_key $state/tls/server.key;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_session_cache shared:bench:10m;
+        root $state/www;
+        location = /todos {
+            default_type application/json;
+            if (\$request_method != POST) { return 405; }
+            return 201 '{"userId":1,"id":201,"title":"quis ut nam facilis","completed":false}';
+        }
+        location / { }
+    }
+    server {
+        listen 127.0.0.1:$h2_port ssl http2;
+        http2_max_concurrent_streams 256;
+        ssl_certificate $state/tls/server.pem;
+        ssl_certificate_key $state/tls/server.key;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        ssl_session_cache shared:bench:10m;
+        root $state/www;
+        location = /todos {
+            default_type application/json;
+            if (\$request_method != POST) { return 405; }
+            return 201 '{"userId":1,"id":201,"title":"quis ut nam facilis","completed":false}';
+        }
+        location / { }
+    }
 }
 CONF
         if nginx -p "$state" -c "$state/nginx.conf" -e "$state/error.log" 2>>"$state/error.log"; then
             for _ in $(seq 1 50); do
                 if python3 -c "import urllib.request, sys; urllib.request.urlopen('http://127.0.0.1:$port/small.json', timeout=1)" 2>/dev/null; then
+                    echo "https://127.0.0.1:$tls_port" >"$state/tls-url"
+                    echo "https://127.0.0.1:$h2_port" >"$state/h2-url"
                     echo "http://127.0.0.1:$port" | tee "$state/base-url"
                     return 0
                 fi

@@ -56,6 +56,7 @@ public final class RawLibcurl: @unchecked Sendable {
         let user = Unmanaged.passRetained(transfer).toOpaque()
         _ = rawcurl_set_pointer(easy, RAWCURL_OPT_URL, url)
         _ = rawcurl_set_long(easy, RAWCURL_OPT_NOSIGNAL, 1)
+        if let benchmarkCAFile { _ = rawcurl_set_pointer(easy, RAWCURL_OPT_CAINFO, benchmarkCAFile) }
         _ = rawcurl_set_pointer(easy, RAWCURL_OPT_PRIVATE, user)
         _ = rawcurl_set_pointer(easy, RAWCURL_OPT_WRITEDATA, user)
         _ = rawcurl_set_write(easy, rawLibcurlWrite)

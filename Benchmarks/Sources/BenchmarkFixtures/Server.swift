@@ -15,3 +15,7 @@ public let isSmokeRun = ProcessInfo.processInfo.environment["BENCH_SMOKE"] != ni
 
 /// `iterations`, or 2 in a smoke run.
 public func iterations(_ iterations: Int) -> Int { isSmokeRun ? 2 : iterations }
+
+/// The CA file that makes the benchmark nginx's TLS listeners trusted (`BENCH_CA_FILE`, set by
+/// `Benchmarks/load` to `nginx.sh`'s `tls/ca.pem`); `nil` for plain HTTP.
+public let benchmarkCAFile: String? = ProcessInfo.processInfo.environment["BENCH_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }

@@ -15,6 +15,8 @@
 #define RAWCURL_OPT_POSTFIELDSIZE 60
 #define RAWCURL_OPT_NOSIGNAL 99
 #define RAWCURL_OPT_PRIVATE 10103
+/// CURLOPT_CAINFO: the CA file of the TLS benchmarks.
+#define RAWCURL_OPT_CAINFO 10065
 #define RAWCURL_MOPT_MAX_HOST_CONNECTIONS 7
 /// The options the transport's rules add (`RawLibcurlUnderRules`): headers to a callback, a body
 /// from a read callback, decompression asked for.

@@ -1,0 +1,81 @@
+import Foundation
+
+/// What one timed window measured: every request's latency, sorted, and how long the window took.
+struct LoadWindow: Sendable {
+    var latencies: [UInt64]
+    var elapsed: Double
+}
+
+/// Runs `call` from `inFlight` workers until `seconds` have passed; each worker records the
+/// latency of each request it finished (nanoseconds, monotonic clock). Requests started before the
+/// end and finished after it count: the window ends when the last worker stops.
+func drive(_ call: @escaping @Sendable () async throws -> Void, inFlight: Int, seconds: Double) async throws -> LoadWindow {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let end = start + UInt64(seconds * 1e9)
+    let latencies = try await withThrowingTaskGroup(of: [UInt64].self) { group in
+        for _ in 0..<inFlight {
+            group.addTask {
+                var own: [UInt64] = []
+                own.reserveCapacity(Int(seconds * 20_000) / inFlight + 16)
+                var now = DispatchTime.now().uptimeNanoseconds
+                while now < end {
+                    try await call()
+                    let done = DispatchTime.now().uptimeNanoseconds
+                    own.append(done - now)
+                    now = done
+                }
+                return own
+            }
+        }
+        var all: [UInt64] = []
+        for try await own in group { all += own }
+        return all
+    }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    return LoadWindow(latencies: latencies.sorted(), elapsed: elapsed)
+}
+
+/// User plus system CPU time of this process so far, in seconds (every thread: the client's loops,
+/// its event loops, the decoding).
+func processCPUTime() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+    #endif
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// One process's result, one JSON line.
+struct LoadReport: Encodable {
+    var side: String
+    var scenario: String
+    var inFlight: Int
+    var requests: Int
+    var seconds: Double
+    var requestsPerSecond: Double
+    var p50Microseconds: Double
+    var p99Microseconds: Double
+    var cpuMicrosecondsPerRequest: Double
+    var baseURL: String
+
+    init(side: String, scenario: String, inFlight: Int, window: LoadWindow, cpuSeconds: Double) {
+        self.side = side
+        self.scenario = scenario
+        self.inFlight = inFlight
+        requests = window.latencies.count
+        seconds = window.elapsed
+        requestsPerSecond = Double(requests) / max(window.elapsed, 1e-9)
+        func percentile(_ p: Double) -> Double {
+            guard !window.latencies.isEmpty else { return 0 }
+            let index = min(window.latencies.count - 1, Int((Double(window.latencies.count) * p).rounded(.up)) - 1)
+            return Double(window.latencies[max(index, 0)]) / 1000
+        }
+        p50Microseconds = percentile(0.50)
+        p99Microseconds = percentile(0.99)
+        cpuMicrosecondsPerRequest = requests == 0 ? 0 : cpuSeconds * 1e6 / Double(requests)
+        baseURL = ProcessInfo.processInfo.environment["BENCH_BASE_URL"] ?? ""
+    }
+}

@@ -1,0 +1,107 @@
+import AsyncHTTPClient
+import BenchmarkFixtures
+import EndpointRouter
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOSSL
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The clients compared. `library` is EndpointRouter with its defaults on Linux (`CurlTransport`,
+/// one loop per core); the others are what a careful person writes without it.
+enum LoadSide: String, CaseIterable {
+    /// EndpointRouter, `NginxOnCurl` (`BENCH_CURL_LOOPS` sets the loop count, for diagnosis).
+    case library
+    /// The raw single-loop libcurl multi client of `RawLibcurl` and one `JSONDecoder`.
+    case rawCurl = "raw-curl"
+    /// AsyncHTTPClient tuned as the acceptance harness did: an `HTTPClient` of its own on
+    /// the shared event-loop group (one loop per core), 64 HTTP/1.1 connections per host.
+    case ahcTuned = "ahc-tuned"
+    /// `URLSession.shared` and one `JSONDecoder` (plain HTTP only: corelibs cannot be told to trust
+    /// the benchmark's CA).
+    case urlSession = "urlsession"
+
+    /// One request of `scenario`, decoded, throwing unless it succeeded.
+    func call(for scenario: LoadScenario) -> @Sendable () async throws -> Void {
+        switch (self, scenario.request) {
+        case (.library, .small): { _ = try await NginxOnCurl.small.request(type: Todo.self).get() }
+        case (.library, .list100): { _ = try await NginxOnCurl.list100.request(type: [Todo].self).get() }
+        case (.library, .post): { _ = try await NginxOnCurl.create.request(type: Todo.self).get() }
+        case (.rawCurl, .small): { _ = try await RawCurlCalls.get(.small, as: Todo.self) }
+        case (.rawCurl, .list100): { _ = try await RawCurlCalls.get(.list100, as: [Todo].self) }
+        case (.rawCurl, .post): { _ = try await RawCurlCalls.create() }
+        case (.ahcTuned, .small): { _ = try await TunedAHC.get("small.json", as: Todo.self) }
+        case (.ahcTuned, .list100): { _ = try await TunedAHC.get("list100.json", as: [Todo].self) }
+        case (.ahcTuned, .post): { _ = try await TunedAHC.create() }
+        case (.urlSession, .small): { _ = try await RawURLSession.get(.small, as: Todo.self) }
+        case (.urlSession, .list100): { _ = try await RawURLSession.get(.list100, as: [Todo].self) }
+        case (.urlSession, .post): { _ = try await RawURLSession.create() }
+        }
+    }
+}
+
+/// What is asked, and how many requests are in flight at once.
+enum LoadScenario: String, CaseIterable {
+    case seqSmall = "seq-small"
+    case seqPost = "seq-post"
+    case seqList100 = "seq-list100"
+    case conc64Small = "conc64-small"
+    case conc256Small = "conc256-small"
+
+    enum Request { case small, list100, post }
+
+    var request: Request {
+        switch self {
+        case .seqSmall, .conc64Small, .conc256Small: .small
+        case .seqPost: .post
+        case .seqList100: .list100
+        }
+    }
+
+    var inFlight: Int {
+        switch self {
+        case .seqSmall, .seqPost, .seqList100: 1
+        case .conc64Small: 64
+        case .conc256Small: 256
+        }
+    }
+}
+
+/// The tuned AsyncHTTPClient side: the same work per call as the others (status checked, body
+/// collected, one shared `JSONDecoder`).
+enum TunedAHC {
+    static let decoder = JSONDecoder()
+    static let encoder = JSONEncoder()
+    static let client: AsyncHTTPClient.HTTPClient = {
+        var configuration = AsyncHTTPClient.HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
+        if let file = benchmarkCAFile {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .file(file)
+            configuration.tlsConfiguration = tls
+        }
+        return AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    static func get<T: Decodable>(_ path: String, as type: T.Type) async throws -> T {
+        try await decode(T.self, from: HTTPClientRequest(url: "\(benchmarkBaseURL)/\(path)"), expecting: 200)
+    }
+
+    static func create() async throws -> Todo {
+        var request = HTTPClientRequest(url: "\(benchmarkBaseURL)/todos")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(data: try encoder.encode(NewTodo())))
+        return try await decode(Todo.self, from: request, expecting: 201)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from request: HTTPClientRequest, expecting status: UInt) async throws -> T {
+        let response = try await client.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 8 * 1024 * 1024)
+        guard response.status.code == status else { throw URLError(.badServerResponse) }
+        return try decoder.decode(T.self, from: body)
+    }
+}

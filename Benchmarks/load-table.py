@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Turns `Benchmarks/load`'s results.jsonl into issue 41's table.
+
+Every ratio is taken inside one round (the two sides ran back to back), then the median over the
+rounds is shown with its min-max. Throughput ratios are library / other (above 1: the library
+answers more requests per second); latencies are the median over the rounds of each process's
+p50 and p99 (per request, microseconds or milliseconds).
+
+Usage: load-table.py results.jsonl
+"""
+import collections
+import json
+import statistics
+import sys
+
+PROTOCOLS = {"plain": "plain HTTP/1.1", "tls": "TLS HTTP/1.1", "h2": "TLS HTTP/2"}
+SCENARIOS = ["seq-small", "seq-post", "seq-list100", "conc64-small", "conc256-small"]
+
+
+def spread(values, digits=2):
+    if not values:
+        return "–"
+    median = statistics.median(values)
+    if len(values) == 1:
+        return f"{median:.{digits}f}"
+    return f"{median:.{digits}f} ({min(values):.{digits}f}–{max(values):.{digits}f})"
+
+
+def latency(values):
+    if not values:
+        return "–"
+    median = statistics.median(values)
+    return f"{median / 1000:.2f} ms" if median >= 1000 else f"{median:.0f} µs"
+
+
+def main(path):
+    # (protocol, scenario) -> round -> side -> result
+    table = collections.defaultdict(lambda: collections.defaultdict(dict))
+    with open(path) as f:
+        for line in f:
+            entry = json.loads(line)
+            result = entry["result"]
+            table[(entry["protocol"], result["scenario"])][entry["round"]][result["side"]] = result
+    rounds = max((len(r) for r in table.values()), default=0)
+    print(f"Medians over {rounds} round(s); min–max in brackets. Ratios: library ÷ other, requests per second.")
+    print()
+    print("| protocol | scenario | library req/s | ÷ ahc-tuned | ÷ raw-curl | ÷ urlsession "
+          "| p50 library / ahc-tuned / raw-curl | p99 library / ahc-tuned / raw-curl | CPU µs/req library / ahc-tuned |")
+    print("|---|---|---:|---:|---:|---:|---|---|---|")
+    for protocol in PROTOCOLS:
+        for scenario in SCENARIOS:
+            by_round = table.get((protocol, scenario))
+            if not by_round:
+                continue
+
+            def ratios(other):
+                return [r["library"]["requestsPerSecond"] / r[other]["requestsPerSecond"]
+                        for r in by_round.values() if "library" in r and other in r]
+
+            def field(side, name):
+                return [r[side][name] for r in by_round.values() if side in r]
+
+            rps = field("library", "requestsPerSecond")
+            p50 = " / ".join(latency(field(s, "p50Microseconds")) for s in ("library", "ahc-tuned", "raw-curl"))
+            p99 = " / ".join(latency(field(s, "p99Microseconds")) for s in ("library", "ahc-tuned", "raw-curl"))
+            cpu = " / ".join(spread(field(s, "cpuMicrosecondsPerRequest"), 0) for s in ("library", "ahc-tuned"))
+            print(f"| {PROTOCOLS[protocol]} | {scenario} | {statistics.median(rps):,.0f} | {spread(ratios('ahc-tuned'))} "
+                  f"| {spread(ratios('raw-curl'))} | {spread(ratios('urlsession'))} | {p50} | {p99} | {cpu} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
