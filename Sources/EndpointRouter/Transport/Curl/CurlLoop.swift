@@ -6,7 +6,9 @@
     /// `curl_multi_poll`, and runs the commands other threads hand it, which wake it with
     /// `curl_multi_wakeup`. Nothing else calls libcurl on its multi or its exchanges' handles, and no
     /// caller's thread ever blocks on it. A transport has several (``CurlLoopGroup``), each with its
-    /// own multi handle and connections; an exchange stays on the loop it started on.
+    /// own multi handle and connections; an exchange stays on the loop it started on. Past its share
+    /// of a host's connections, the loop holds a host's transfers itself and starts them oldest
+    /// first (``CurlAdmissionState``), rather than leave them to libcurl's pending queue.
     final class CurlLoop: @unchecked Sendable {
         /// What other threads ask of the loop.
         enum Command {
@@ -26,6 +28,11 @@
         private let multi: UnsafeMutableRawPointer
         /// The exchanges on the multi, by easy handle. Loop thread only.
         private var running: [UnsafeMutableRawPointer: CurlExchange] = [:]
+        /// Exchanges set up and waiting for their host's turn (``CurlAdmissionState``), by easy
+        /// handle: not on the multi, so not ``isRunning(_:)``. Loop thread only.
+        private var held: [UnsafeMutableRawPointer: CurlExchange] = [:]
+        /// Which of the exchanges added go on the multi now, per host. Loop thread only.
+        private var admission: CurlAdmissionState<UnsafeMutableRawPointer>
         private let shutDownError: HTTPClientError = .transport(
             .resourceUnavailable, "this CurlTransport was shut down; create a new one")
 
@@ -55,6 +62,9 @@
         init?(maximumConnectionsPerHost: Int) {
             guard let multi = libcurl_multi_init() else { return nil }
             self.multi = multi
+            // The same limit twice: admission keeps libcurl's own pending queue empty, and libcurl's
+            // stays as the bound should a transfer be counted differently (a proxy, a redirect).
+            admission = CurlAdmissionState(limit: maximumConnectionsPerHost)
             _ = libcurl_multi_setopt_long(multi, CurlMultiOption.maxHostConnections, max(1, maximumConnectionsPerHost))
             // The thread keeps the loop alive until it stops.
             let thread = Thread {
@@ -86,11 +96,29 @@
 
         // MARK: Loop thread
 
+        /// Puts `exchange`'s transfer on the multi, or holds it until its host has room; either way
+        /// it ends in ``remove(_:)``.
         func add(_ easy: UnsafeMutableRawPointer, for exchange: CurlExchange) {
+            switch admission.add(easy, host: CurlLoopGroupState.hostKey(of: exchange.request.url)) {
+            case .admit: start(easy, for: exchange)
+            case .hold: held[easy] = exchange
+            case .refuse: exchange.cancel(shutDownError)
+            }
+        }
+
+        private func start(_ easy: UnsafeMutableRawPointer, for exchange: CurlExchange) {
             running[easy] = exchange
             if libcurl_multi_add_handle(multi, easy) != 0 {
                 running[easy] = nil
+                // Its cancel removes it, which gives its place to the next held transfer of its host.
                 exchange.cancel(.transport(.resourceUnavailable, "libcurl refused to start the transfer", url: exchange.request.url))
+            }
+        }
+
+        /// Starts the held transfers admission lets go, in its order.
+        private func admit(_ released: [UnsafeMutableRawPointer]) {
+            for easy in released {
+                if let exchange = held.removeValue(forKey: easy) { start(easy, for: exchange) }
             }
         }
 
@@ -118,9 +146,32 @@
             idleHandles.append(easy)
         }
 
+        /// Ends `easy`'s transfer: off the multi, or out of the held ones (it never reached libcurl),
+        /// and its place goes to the oldest held transfer of its host.
         func remove(_ easy: UnsafeMutableRawPointer) {
+            switch admission.remove(easy) {
+            case .dropHeld:
+                held[easy] = nil
+            case .none:
+                // Never added (its set-up failed), or the loop is closing: off the multi if it is on it.
+                takeOff(easy)
+            case .removeAndAdmit(let released):
+                takeOff(easy)
+                admit(released)
+            }
+        }
+
+        private func takeOff(_ easy: UnsafeMutableRawPointer) {
             guard running.removeValue(forKey: easy) != nil else { return }
             _ = libcurl_multi_remove_handle(multi, easy)
+        }
+
+        /// Whether `easy`'s transfer ran over HTTP/2 or later, so that its host multiplexes; `nil`
+        /// when it got no response (or libcurl predates 7.50), which says nothing of the host.
+        private func multiplexed(_ easy: UnsafeMutableRawPointer) -> Bool? {
+            var version = 0
+            guard libcurl_easy_getinfo_long(easy, CurlInfo.httpVersion, &version) == 0, version != 0 else { return nil }
+            return version == CurlHTTPVersion.http2 || version == CurlHTTPVersion.http3
         }
 
         private func run() {
@@ -151,7 +202,10 @@
                 var easy: UnsafeMutableRawPointer?
                 var result: Int32 = 0
                 while libcurl_multi_next_done(multi, &easy, &result) == 1 {
-                    if let easy, let exchange = running[easy] { exchange.complete(result) }
+                    guard let easy, let exchange = running[easy] else { continue }
+                    // Before the exchange ends: an HTTP/2 host's held transfers start at once, not one by one.
+                    admit(admission.completed(easy, multiplexed: multiplexed(easy)))
+                    exchange.complete(result)
                 }
                 // A transfer that yielded may have its last bytes held by libcurl and none on its socket:
                 // no waiting for the socket then.
@@ -172,6 +226,8 @@
                     exchange.start(continuation)
                 }
             }
+            // Held ones first, and admission closed: ending a running one must not start a held one.
+            for easy in admission.close() { held.removeValue(forKey: easy)?.cancel(shutDownError) }
             for exchange in Array(running.values) { exchange.cancel(shutDownError) }
             for easy in idleHandles { libcurl_easy_cleanup(easy) }
             idleHandles = []

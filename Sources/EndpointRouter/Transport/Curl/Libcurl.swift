@@ -72,6 +72,14 @@
     enum CurlInfo {
         /// The status of the proxy's answer to `CONNECT`; 0 when there was no tunnel.
         static let httpConnectCode: Int32 = 0x20_0000 + 22
+        /// The HTTP version the transfer used (``CurlHTTPVersion``); 0 when none was (7.50 and later).
+        static let httpVersion: Int32 = 0x20_0000 + 46
+    }
+
+    /// `CURL_HTTP_VERSION_*`, as ``CurlInfo/httpVersion`` reports them.
+    enum CurlHTTPVersion {
+        static let http2 = 3
+        static let http3 = 30
     }
 
     /// `CURLPROTO_*`, for ``CurlOption/protocols``.

@@ -1,0 +1,160 @@
+/// Which transfers of one ``CurlLoop`` go on its multi handle now and which wait, per host: the
+/// decisions of the loop's admission without any I/O, so that every transition can be tested as a table.
+///
+/// Why: past `CURLMOPT_MAX_HOST_CONNECTIONS`, libcurl parks transfers in its own pending queue, and a
+/// transfer added just as a connection frees up takes it ahead of those already waiting, so that
+/// with 64 calls in flight to one HTTP/1.1 host some waited many times as long as the rest (p99 6–22 ms
+/// against a p50 of 1.6 ms). Holding them here, oldest first, keeps libcurl's queue empty and the
+/// order ours: at most `limit` transfers of a host are on the multi, the connections libcurl may open.
+///
+/// A host whose transfers use HTTP/2 multiplexes them on one connection: once one completes over
+/// HTTP/2, every held transfer of the host goes on the multi and none is held from then on. A host
+/// not seen yet is held to the limit until its first transfer completes, since nothing says before
+/// then whether it multiplexes: only its first burst waits for one exchange.
+///
+/// Only the loop thread changes it; the loop performs each action it returns.
+struct CurlAdmissionState<Transfer: Hashable> {
+    struct Host: Equatable {
+        /// Transfers of the host on the multi.
+        var admitted = 0
+        /// Transfers waiting for one of those to leave, oldest first.
+        var held: [Transfer] = []
+        /// Whether a transfer of the host completed over HTTP/2 (or 3): no limit then.
+        var multiplexes = false
+
+        /// Admits `transfer` (true) or queues it behind the held ones.
+        mutating func add(_ transfer: Transfer, limit: Int) -> Bool {
+            guard multiplexes || (admitted < limit && held.isEmpty) else {
+                held.append(transfer)
+                return false
+            }
+            admitted += 1
+            return true
+        }
+
+        /// One admitted transfer left: the held ones its place (or, multiplexing, every one) admits.
+        mutating func leave(limit: Int) -> [Transfer] {
+            admitted -= 1
+            let count = multiplexes ? held.count : min(held.count, max(0, limit - admitted))
+            let released = Array(held.prefix(count))
+            held.removeFirst(count)
+            admitted += count
+            return released
+        }
+
+        /// Every held transfer, admitted.
+        mutating func releaseAll() -> [Transfer] {
+            let released = held
+            held = []
+            admitted += released.count
+            return released
+        }
+    }
+
+    /// A transfer added and not yet removed: its host, and whether it is on the multi.
+    struct Known: Equatable {
+        var host: String
+        var isAdmitted: Bool
+    }
+
+    /// By host key (``CurlLoopGroupState/hostKey(of:)``). Stored properties, not an enum's payload:
+    /// an event changes them in place, with no copy of the tables per transfer.
+    private(set) var hosts: [String: Host] = [:]
+    private(set) var transfers: [Transfer: Known] = [:]
+    /// The loop stopped: nothing goes on the multi any more.
+    private(set) var isClosed = false
+
+    enum AddAction: Equatable {
+        /// Put the transfer on the multi.
+        case admit
+        /// Keep it until one of its host's transfers leaves.
+        case hold
+        /// The loop stopped: end it as shut down.
+        case refuse
+    }
+
+    enum RemoveAction: Equatable {
+        /// Not added (or already removed): nothing to do.
+        case none
+        /// It was held: forget it, it never reached the multi.
+        case dropHeld
+        /// Take it off the multi, then put these held transfers on it, in this order.
+        case removeAndAdmit([Transfer])
+    }
+
+    /// Transfers at once on the multi per host that does not multiplex (at least one).
+    let limit: Int
+    /// Idle hosts known to multiplex remembered at most; past it they are forgotten, and a forgotten
+    /// host only waits for its first transfer again.
+    static var hostLimit: Int { 256 }
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    /// A transfer to `host` is ready to start.
+    mutating func add(_ transfer: Transfer, host: String) -> AddAction {
+        guard !isClosed else { return .refuse }
+        if hosts[host] == nil, hosts.count >= Self.hostLimit { forgetIdleHosts() }
+        // Changed in place through the subscript: a copy of the entry would copy its queue.
+        let admits = hosts[host, default: Host()].add(transfer, limit: limit)
+        transfers[transfer] = Known(host: host, isAdmitted: admits)
+        return admits ? .admit : .hold
+    }
+
+    /// libcurl reports `transfer` done, having used HTTP/2 or later (`multiplexed`), HTTP/1, or no
+    /// HTTP at all (`nil`: it failed before a response, which says nothing of the host). Returns the
+    /// held transfers to put on the multi now. The transfer itself stays on it until removed.
+    mutating func completed(_ transfer: Transfer, multiplexed: Bool?) -> [Transfer] {
+        guard !isClosed, let multiplexed, let host = transfers[transfer]?.host else { return [] }
+        // A host that answers HTTP/1 again (another server behind the name) gets the limit back.
+        hosts[host]?.multiplexes = multiplexed
+        guard multiplexed else { return [] }
+        let released = hosts[host]?.releaseAll() ?? []
+        for held in released { transfers[held] = Known(host: host, isAdmitted: true) }
+        return released
+    }
+
+    /// `transfer` ends (done or cancelled): off the multi if it was on it, and its place goes to
+    /// the oldest held transfer of its host.
+    mutating func remove(_ transfer: Transfer) -> RemoveAction {
+        guard !isClosed, let known = transfers.removeValue(forKey: transfer) else { return .none }
+        let host = known.host
+        guard known.isAdmitted else {
+            hosts[host]?.held.removeAll { $0 == transfer }
+            forgetIfIdle(host)
+            return .dropHeld
+        }
+        let released = hosts[host]?.leave(limit: limit) ?? []
+        for next in released { transfers[next] = Known(host: host, isAdmitted: true) }
+        forgetIfIdle(host)
+        return .removeAndAdmit(released)
+    }
+
+    /// Whether `transfer` is held, not on the multi.
+    func isHeld(_ transfer: Transfer) -> Bool {
+        guard let known = transfers[transfer] else { return false }
+        return !known.isAdmitted
+    }
+
+    /// The loop stops: every held transfer, oldest first per host, to be ended by the loop; nothing
+    /// goes on the multi from then on.
+    mutating func close() -> [Transfer] {
+        guard !isClosed else { return [] }
+        isClosed = true
+        let held = hosts.keys.sorted().flatMap { hosts[$0]?.held ?? [] }
+        hosts = [:]
+        transfers = [:]
+        return held
+    }
+
+    /// A host with nothing left is forgotten unless it multiplexes: there is nothing else to remember.
+    private mutating func forgetIfIdle(_ host: String) {
+        guard let entry = hosts[host], entry.admitted == 0, entry.held.isEmpty, !entry.multiplexes else { return }
+        hosts[host] = nil
+    }
+
+    private mutating func forgetIdleHosts() {
+        hosts = hosts.filter { $0.value.admitted > 0 || !$0.value.held.isEmpty }
+    }
+}

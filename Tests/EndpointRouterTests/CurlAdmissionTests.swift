@@ -1,0 +1,133 @@
+#if os(Linux)
+    import Foundation
+    import HTTPTestServer
+    import Testing
+
+    @testable import EndpointRouter
+
+    /// A ``CurlTransport`` of one loop against a local HTTP/1.1 server, with more calls at once than
+    /// connections: the loop holds the rest (``CurlAdmissionState``), starts them oldest first, and a
+    /// held call ends like a started one when cancelled.
+    struct CurlAdmissionTests {
+        /// A gate the server's handler threads wait on, opened once by the test.
+        final class Gate: Sendable {
+            private let opened = Locked(false)
+            func open() { opened.withLock { $0 = true } }
+            /// Waits until opened, for 10 s at most.
+            func wait() {
+                let deadline = Date(timeIntervalSinceNow: 10)
+                while !opened.withLock({ $0 }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+            }
+        }
+
+        static func transport(connections: Int) throws -> CurlTransport {
+            var configuration = CurlTransport.Configuration(maximumConnectionsPerHost: connections)
+            configuration.loopCount = 1
+            return try CurlTransport(configuration: configuration)
+        }
+
+        /// Calls `path` and returns its status; every wait is bounded by the call's 10 s deadline.
+        static func get(_ server: TestServer, _ path: String, on transport: CurlTransport) async -> Result<Int, HTTPClientError> {
+            await CurlLoopGroupTests.get(server, path, on: transport)
+        }
+
+        /// Waits, without blocking a thread of the pool, until `server` has `count` requests (10 s at most).
+        static func requests(_ count: Int, on server: TestServer) async throws -> Bool {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.requests.count < count && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            return server.requests.count >= count
+        }
+
+        /// 40 calls at once, 2 connections: every call succeeds on at most 2 connections.
+        @Test func manyCallsAtOnceStayWithinTheLimit() async throws {
+            let server = try TestServer { _ in .json("{}").delayed(by: 0.005) }
+            defer { server.stop() }
+            let transport = try Self.transport(connections: 2)
+            defer { transport.shutdown() }
+            let results = await withTaskGroup(of: Result<Int, HTTPClientError>.self) { group in
+                for index in 0..<40 { group.addTask { await Self.get(server, "n\(index)", on: transport) } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.allSatisfy { (try? $0.get()) == 200 }, "\(results)")
+            #expect(server.requests.count == 40)
+            #expect(server.connectionCount <= 2, "\(server.connectionCount) connections for a limit of 2")
+        }
+
+        /// Calls held while both connections are busy reach the server before calls made later, and
+        /// in the order they were made: a call made just as a connection frees does not take it.
+        @Test func heldCallsStartOldestFirst() async throws {
+            let gate = Gate()
+            let server = try TestServer { request in
+                if request.path.hasPrefix("/first") { gate.wait() }
+                return .json("{}").delayed(by: 0.002)
+            }
+            defer { server.stop() }
+            let transport = try Self.transport(connections: 2)
+            defer { transport.shutdown() }
+            var calls: [Task<Result<Int, HTTPClientError>, Never>] = []
+            for index in 0..<2 { calls.append(Task { await Self.get(server, "first\(index)", on: transport) }) }
+            #expect(try await Self.requests(2, on: server))
+            // One at a time, so that the order they reach the loop is the order they are made.
+            for index in 0..<12 {
+                calls.append(Task { await Self.get(server, "held\(index)", on: transport) })
+                try await Task.sleep(for: .milliseconds(15))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            gate.open()
+            // Later calls keep arriving while the held ones are being served.
+            for index in 0..<12 {
+                calls.append(Task { await Self.get(server, "later\(index)", on: transport) })
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            for call in calls {
+                let result = await call.value
+                #expect((try? result.get()) == 200, "\(result)")
+            }
+            let paths = server.requests.map(\.path).filter { !$0.hasPrefix("/first") }
+            let held = paths.filter { $0.hasPrefix("/held") }
+            // Two connections serve in parallel: two calls started together may reach the server
+            // either way round, so each may be one place off its turn, no more.
+            #expect(held.count == 12)
+            for (position, path) in held.enumerated() {
+                let index = Int(path.dropFirst("/held".count)) ?? -10
+                #expect(abs(position - index) <= 1, "held call \(index) came \(position)th: \(held)")
+            }
+            #expect(paths.prefix(12).allSatisfy { $0.hasPrefix("/held") }, "a later call overtook a held one: \(paths)")
+            #expect(server.connectionCount <= 2, "\(server.connectionCount) connections for a limit of 2")
+        }
+
+        /// A held call cancelled ends at once with the cancellation error and never reaches the
+        /// server; the slow call ahead of it still completes, and the one behind it starts after it.
+        @Test func cancellingAHeldCallEndsItPromptly() async throws {
+            let gate = Gate()
+            let server = try TestServer { request in
+                if request.path == "/slow" { gate.wait() }
+                return .json("{}")
+            }
+            defer { server.stop() }
+            let transport = try Self.transport(connections: 1)
+            defer { transport.shutdown() }
+            let slow = Task { await Self.get(server, "slow", on: transport) }
+            #expect(try await Self.requests(1, on: server))
+            let held = Task { await Self.get(server, "held", on: transport) }
+            try await Task.sleep(for: .milliseconds(50))
+            let behind = Task { await Self.get(server, "behind", on: transport) }
+            try await Task.sleep(for: .milliseconds(50))
+            let cancelled = ContinuousClock.now
+            held.cancel()
+            let heldResult = await held.value
+            let took = cancelled.duration(to: .now)
+            guard case .failure(.cancelled) = heldResult else {
+                Issue.record("expected the cancellation error, got \(heldResult)")
+                gate.open()
+                return
+            }
+            #expect(took < .seconds(2), "the held call took \(took) to end")
+            gate.open()
+            #expect((try? await slow.value.get()) == 200)
+            #expect((try? await behind.value.get()) == 200)
+            #expect(server.requests.map(\.path) == ["/slow", "/behind"])
+            #expect(server.connectionCount == 1)
+        }
+    }
+#endif
