@@ -125,4 +125,13 @@ struct CurlLoopGroupStateTests {
         #expect(keys[0] == keys[1])
         #expect(Set(keys).count == keys.count - 1, "\(keys)")
     }
+
+    @Test(arguments: [
+        ("http://a:80/x/y", "http://a:80"), ("http://a:80", "http://a:80"), ("http://a?q=/x", "http://a"),
+        ("http://a#/x", "http://a"), ("https://u:p@a:8443/x", "https://u:p@a:8443"), ("http://[::1]:81/x", "http://[::1]:81"),
+        ("http://xn--bcher-kva.example/x", "http://xn--bcher-kva.example"),
+    ])
+    func theHostKeyIsTheOriginAsWritten(url: String, key: String) throws {
+        #expect(Machine.hostKey(of: try #require(URL(string: url))) == key)
+    }
 }

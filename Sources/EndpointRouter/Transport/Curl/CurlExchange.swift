@@ -24,6 +24,8 @@
         }
 
         let request: OutgoingRequest
+        /// The request's origin (``CurlLoopGroupState/hostKey(of:)``), for the loop's admission.
+        let host: String
         let context: CallContext
         let sink: any ResponseBodySink
         /// The sink, when it is a stream's: it can tell at once, on the loop thread, whether it has
@@ -52,10 +54,11 @@
         var decoding: CurlBodyDecoding?
 
         init(
-            _ request: OutgoingRequest, context: CallContext, sink: any ResponseBodySink, options: CurlTransport.Configuration,
-            loop: CurlLoop
+            _ request: OutgoingRequest, host: String, context: CallContext, sink: any ResponseBodySink,
+            options: CurlTransport.Configuration, loop: CurlLoop
         ) {
             self.request = request
+            self.host = host
             self.context = context
             self.sink = sink
             // The sink's kind is read from its type: casts to a protocol (`as? any P`) cost about

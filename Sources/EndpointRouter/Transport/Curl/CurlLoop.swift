@@ -99,7 +99,7 @@
         /// Puts `exchange`'s transfer on the multi, or holds it until its host has room; either way
         /// it ends in ``remove(_:)``.
         func add(_ easy: UnsafeMutableRawPointer, for exchange: CurlExchange) {
-            switch admission.add(easy, host: CurlLoopGroupState.hostKey(of: exchange.request.url)) {
+            switch admission.add(easy, host: exchange.host) {
             case .admit: start(easy, for: exchange)
             case .hold: held[easy] = exchange
             case .refuse: exchange.cancel(shutDownError)

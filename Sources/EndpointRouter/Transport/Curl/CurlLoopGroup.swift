@@ -31,19 +31,17 @@
             state = Locked(CurlLoopGroupState(loopCount: loops.count))
         }
 
-        /// The loop for a new call to `url`'s host, with its index for ``ended(_:loop:)``; `nil` once
-        /// shut down.
-        func loop(for url: URL) -> (loop: CurlLoop, index: Int)? {
-            let host = CurlLoopGroupState.hostKey(of: url)
+        /// The loop for a new call to `host` (``CurlLoopGroupState/hostKey(of:)``), with its index for
+        /// ``ended(host:loop:)``; `nil` once shut down.
+        func loop(forHost host: String) -> (loop: CurlLoop, index: Int)? {
             switch state.withLock({ $0.callStarted(host: host) }) {
             case .send(let index): return (loops[index], index)
             case .refuse: return nil
             }
         }
 
-        /// The call to `url` on loop `index` has its outcome.
-        func ended(_ url: URL, loop index: Int) {
-            let host = CurlLoopGroupState.hostKey(of: url)
+        /// The call to `host` on loop `index` has its outcome.
+        func ended(host: String, loop index: Int) {
             state.withLock { $0.callEnded(host: host, loop: index) }
         }
 

@@ -111,11 +111,13 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
         try RequestChecks.checkHeaders(request.headers, in: context)
         #if os(Linux)
             let shutDown = HTTPClientError.transport(.resourceUnavailable, "this CurlTransport was shut down; create a new one")
-            guard let picked = loops.loop(for: request.url) else { throw shutDown }
+            // Once per call: the group's load and the loop's admission both count by it.
+            let host = CurlLoopGroupState.hostKey(of: request.url)
+            guard let picked = loops.loop(forHost: host) else { throw shutDown }
             // The loop's load counts the call until the caller has its outcome (``CurlLoopGroupState``).
-            defer { loops.ended(request.url, loop: picked.index) }
+            defer { loops.ended(host: host, loop: picked.index) }
             let loop = picked.loop
-            let exchange = CurlExchange(request, context: context, sink: sink, options: configuration, loop: loop)
+            let exchange = CurlExchange(request, host: host, context: context, sink: sink, options: configuration, loop: loop)
             try context.deadlineCut?.exchangeStarted(exchange)
             defer { context.deadlineCut?.exchangeEnded() }
             let outcome = await withTaskCancellationHandler {
