@@ -34,7 +34,7 @@ struct CurlAdmissionStateTests {
         #expect(machine.remove(2) == .removeAndAdmit([5]))
         #expect(machine.remove(4) == .removeAndAdmit([]))
         #expect(machine.remove(5) == .removeAndAdmit([]))
-        #expect(machine.hosts.isEmpty && machine.transfers.isEmpty)
+        #expect(machine.hosts["a"] == .init(admitted: 0, held: [], multiplexes: false) && machine.transfers.isEmpty)
     }
 
     /// A new transfer queues behind held ones even when a place is free: none jumps the queue.
@@ -115,6 +115,18 @@ struct CurlAdmissionStateTests {
         #expect(machine.remove(1) == .none)
         #expect(machine.completed(3, multiplexed: true) == [])
         #expect(machine.add(5, host: "a") == .refuse)
+    }
+
+    /// Calls one after another to a host keep its entry: no table change per call, and each admitted.
+    @Test func anIdleHostKeepsItsEntryForItsNextTransfer() {
+        var machine = Machine(limit: 1)
+        for transfer in 0..<5 {
+            #expect(machine.add(transfer, host: "a") == .admit)
+            #expect(machine.completed(transfer, multiplexed: false) == [])
+            #expect(machine.remove(transfer) == .removeAndAdmit([]))
+            #expect(machine.hosts == ["a": .init(admitted: 0, held: [], multiplexes: false)])
+        }
+        #expect(machine.transfers.isEmpty)
     }
 
     /// Idle hosts that multiplex are forgotten past the limit; hosts in use never are.

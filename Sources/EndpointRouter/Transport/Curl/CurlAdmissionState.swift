@@ -84,7 +84,7 @@ struct CurlAdmissionState<Transfer: Hashable> {
 
     /// Transfers at once on the multi per host that does not multiplex (at least one).
     let limit: Int
-    /// Idle hosts known to multiplex remembered at most; past it they are forgotten, and a forgotten
+    /// Hosts remembered at most; past it the idle ones are forgotten, and a forgotten multiplexing
     /// host only waits for its first transfer again.
     static var hostLimit: Int { 256 }
 
@@ -95,9 +95,18 @@ struct CurlAdmissionState<Transfer: Hashable> {
     /// A transfer to `host` is ready to start.
     mutating func add(_ transfer: Transfer, host: String) -> AddAction {
         guard !isClosed else { return .refuse }
-        if hosts[host] == nil, hosts.count >= Self.hostLimit { forgetIdleHosts() }
-        // Changed in place through the subscript: a copy of the entry would copy its queue.
-        let admits = hosts[host, default: Host()].add(transfer, limit: limit)
+        // One hash of the host per event, then its entry by index, changed in place (a copy of the
+        // entry would copy its queue): the tables cost about 6,000 instructions a call when each
+        // event looked the host up several times and an idle host was dropped and added back.
+        guard let index = hosts.index(forKey: host) else {
+            if hosts.count >= Self.hostLimit { forgetIdleHosts() }
+            var entry = Host()
+            let admits = entry.add(transfer, limit: limit)
+            hosts[host] = entry
+            transfers[transfer] = Known(host: host, isAdmitted: admits)
+            return admits ? .admit : .hold
+        }
+        let admits = hosts.values[index].add(transfer, limit: limit)
         transfers[transfer] = Known(host: host, isAdmitted: admits)
         return admits ? .admit : .hold
     }
@@ -106,28 +115,28 @@ struct CurlAdmissionState<Transfer: Hashable> {
     /// HTTP at all (`nil`: it failed before a response, which says nothing of the host). Returns the
     /// held transfers to put on the multi now. The transfer itself stays on it until removed.
     mutating func completed(_ transfer: Transfer, multiplexed: Bool?) -> [Transfer] {
-        guard !isClosed, let multiplexed, let host = transfers[transfer]?.host else { return [] }
+        guard !isClosed, let multiplexed, let host = transfers[transfer]?.host, let index = hosts.index(forKey: host) else {
+            return []
+        }
         // A host that answers HTTP/1 again (another server behind the name) gets the limit back.
-        hosts[host]?.multiplexes = multiplexed
-        guard multiplexed else { return [] }
-        let released = hosts[host]?.releaseAll() ?? []
+        if hosts.values[index].multiplexes != multiplexed { hosts.values[index].multiplexes = multiplexed }
+        guard multiplexed, !hosts.values[index].held.isEmpty else { return [] }
+        let released = hosts.values[index].releaseAll()
         for held in released { transfers[held] = Known(host: host, isAdmitted: true) }
         return released
     }
 
     /// `transfer` ends (done or cancelled): off the multi if it was on it, and its place goes to
-    /// the oldest held transfer of its host.
+    /// the oldest held transfer of its host. The host's entry stays, idle, until the table is full.
     mutating func remove(_ transfer: Transfer) -> RemoveAction {
         guard !isClosed, let known = transfers.removeValue(forKey: transfer) else { return .none }
-        let host = known.host
+        guard let index = hosts.index(forKey: known.host) else { return known.isAdmitted ? .removeAndAdmit([]) : .dropHeld }
         guard known.isAdmitted else {
-            hosts[host]?.held.removeAll { $0 == transfer }
-            forgetIfIdle(host)
+            hosts.values[index].held.removeAll { $0 == transfer }
             return .dropHeld
         }
-        let released = hosts[host]?.leave(limit: limit) ?? []
-        for next in released { transfers[next] = Known(host: host, isAdmitted: true) }
-        forgetIfIdle(host)
+        let released = hosts.values[index].leave(limit: limit)
+        for next in released { transfers[next] = Known(host: known.host, isAdmitted: true) }
         return .removeAndAdmit(released)
     }
 
@@ -146,12 +155,6 @@ struct CurlAdmissionState<Transfer: Hashable> {
         hosts = [:]
         transfers = [:]
         return held
-    }
-
-    /// A host with nothing left is forgotten unless it multiplexes: there is nothing else to remember.
-    private mutating func forgetIfIdle(_ host: String) {
-        guard let entry = hosts[host], entry.admitted == 0, entry.held.isEmpty, !entry.multiplexes else { return }
-        hosts[host] = nil
     }
 
     private mutating func forgetIdleHosts() {

@@ -65,13 +65,21 @@ struct CurlLoopGroupState {
         // (callgrind: about 2,000 instructions per call).
         state = .shutDown
         defer { state = .running(running) }
-        let loopCount = running.inFlight.count
-        if running.hosts[host] == nil, running.hosts.count >= Self.hostLimit {
-            running.hosts = running.hosts.filter { $0.value.inFlight.contains { $0 > 0 } }
+        // One hash of the host, then its entry by index.
+        let chosen: Int
+        if let index = running.hosts.index(forKey: host) {
+            chosen = running.hosts.values[index].bestLoop(inFlight: running.inFlight)
+            running.hosts.values[index].inFlight[chosen] += 1
+            running.hosts.values[index].lastLoop = chosen
+        } else {
+            if running.hosts.count >= Self.hostLimit {
+                running.hosts = running.hosts.filter { $0.value.inFlight.contains { $0 > 0 } }
+            }
+            chosen = Self.leastLoaded(running.inFlight)
+            var load = HostLoad(inFlight: Array(repeating: 0, count: running.inFlight.count), lastLoop: chosen)
+            load.inFlight[chosen] = 1
+            running.hosts[host] = load
         }
-        let chosen = running.hosts[host]?.bestLoop(inFlight: running.inFlight) ?? Self.leastLoaded(running.inFlight)
-        running.hosts[host, default: HostLoad(inFlight: Array(repeating: 0, count: loopCount), lastLoop: nil)].inFlight[chosen] += 1
-        running.hosts[host]?.lastLoop = chosen
         running.inFlight[chosen] += 1
         return .send(loop: chosen)
     }
@@ -83,7 +91,9 @@ struct CurlLoopGroupState {
         defer { state = .running(running) }
         guard running.inFlight.indices.contains(loop) else { return }
         running.inFlight[loop] = max(0, running.inFlight[loop] - 1)
-        if let count = running.hosts[host]?.inFlight[loop] { running.hosts[host]?.inFlight[loop] = max(0, count - 1) }
+        if let index = running.hosts.index(forKey: host) {
+            running.hosts.values[index].inFlight[loop] = max(0, running.hosts.values[index].inFlight[loop] - 1)
+        }
     }
 
     /// `shutdown()` or the transport's end: stop every loop, once.
