@@ -5,6 +5,21 @@
     /// Setting an exchange's easy handle up for its request: the options, the method and body, the
     /// header lines, and the transport's configuration.
     extension CurlExchange {
+        /// libcurl's own timeout for a call with `remaining` time left: a backstop a second after the
+        /// library's deadline, which governs (it cancels the call and answers `.timedOut` on the
+        /// caller's clock). Rounded up to the millisecond: truncated, `0.9995 s` left made it
+        /// `1,000 ms`, and libcurl — on another clock, checking in whole milliseconds — ended a
+        /// 1-second call 0.5 ms before its deadline (seen in CI). `nil` when the call has no
+        /// deadline worth giving libcurl (a day or more).
+        static func backstopMilliseconds(remaining: Duration) -> Int? {
+            guard remaining > .zero else { return 1000 }
+            let (seconds, attoseconds) = remaining.components
+            guard seconds < 86_400 else { return nil }
+            let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
+            let fraction = (attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond
+            return Int(seconds) * 1000 + Int(fraction) + 1000
+        }
+
         /// Makes the easy handle for the request; returns why it cannot be made, if it cannot.
         func setUp() -> HTTPClientError? {
             guard let easy = loop.handle() else {
@@ -38,9 +53,9 @@
             // decoding goes on while a transfer is paused, holding what it decoded.
             set(CurlOption.httpContentDecoding, 0)
             if options.decompresses, let codings = CurlBodyDecoding.acceptEncoding { set(CurlOption.acceptEncoding, codings) }
-            // A backstop a second after the library's deadline, which governs (it cancels the call).
-            let remaining = context.remainingTime.components
-            if remaining.seconds < 86_400 { set(CurlOption.timeoutMilliseconds, Int(remaining.seconds) * 1000 + 1000) }
+            if let backstop = Self.backstopMilliseconds(remaining: context.remainingTime) {
+                set(CurlOption.timeoutMilliseconds, backstop)
+            }
             ok = ok && setMethodAndBody(easy, me)
             ok = ok && setHeaders(easy)
             guard ok else {
