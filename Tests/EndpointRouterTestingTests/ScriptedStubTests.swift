@@ -116,4 +116,35 @@ struct ScriptedStubTests {
         #expect(await transportError(stub, try makeRequest(.get, "https://api.example.com/a")) != nil)
         #expect(await transportError(stub, try makeRequest(.get, "https://api.example.com/b")) != nil)
     }
+
+    /// A request whose task is cancelled before it reaches the stub takes no answer: the next
+    /// request gets the first one. The stub still records it, as it records every request.
+    @Test func aRequestCancelledBeforeItArrivesTakesNoAnswer() async throws {
+        let stub = StubTransport().on(.get, "/todos/1", respondInOrder: [.text("first"), .text("second")])
+        let request = try makeRequest(.get, "https://api.example.com/todos/1")
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await transportError(stub, request)
+        }
+        #expect(await cancelled.value == .cancelled)
+        #expect(String(decoding: try await stub.exchange(request).body, as: UTF8.self) == "first")
+        #expect(stub.capturedRequests.count == 2)
+    }
+
+    /// A request cancelled while its answer's delay runs has taken that answer, as a server that
+    /// got a request has answered it whether or not the client stayed: the next request gets the
+    /// second. The delay waits on a manual clock, so the cancel lands while it is running.
+    @Test func aRequestCancelledDuringItsAnswersDelayHasTakenIt() async throws {
+        let stub = StubTransport().on(.get, "/todos/1", respondInOrder: [StubResponse.text("first").delayed(by: 60), .text("second")])
+        let request = try makeRequest(.get, "https://api.example.com/todos/1")
+        let clock = VirtualClock(.manually)
+        let context = CallContext(endpointName: "Test.direct", deadline: clock.now + .seconds(600), clock: clock)
+        let waiting = Task { await transportError(stub, request, context: context) }
+        let limit = ContinuousClock.now + .seconds(5)
+        while clock.pendingSleepers == 0 && ContinuousClock.now < limit { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(clock.pendingSleepers == 1)
+        waiting.cancel()
+        #expect(await bounded { await waiting.value } == .some(.cancelled))
+        #expect(String(decoding: try await stub.exchange(request).body, as: UTF8.self) == "second")
+    }
 }

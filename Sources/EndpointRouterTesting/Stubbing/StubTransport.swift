@@ -117,7 +117,9 @@ public final class StubTransport: HTTPTransport, RequestRecording {
     /// part-way (``StubResponse/stream(_:status:headers:)`` ending in ``StubStreamStep/drop(_:)``).
     /// Every request the route matches takes the next answer (each attempt of a retried call, each
     /// reconnection of a stream), in the order the requests reach the stub; each route has a script
-    /// of its own. What happens once all were given is `end`'s choice: by default the next request
+    /// of its own. A request cancelled before it reaches the stub takes no answer; one cancelled
+    /// while its answer's delay runs has taken it, as a server that got a request has answered it
+    /// whether or not the client stayed. What happens once all were given is `end`'s choice: by default the next request
     /// fails with a `.transport` error naming the route and how many answers it had, so a test
     /// that makes more requests than it scripted finds out.
     ///
