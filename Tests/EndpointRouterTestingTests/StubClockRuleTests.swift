@@ -11,6 +11,26 @@ import Testing
 struct StubClockRuleTests {
     static let todo = Todo(userId: 1, id: 1, title: "t", completed: false)
 
+    /// A stream's pause on a manual clock is a wait the caller's cancel ends: at once, with
+    /// `.cancelled`, and nothing after the pause is written.
+    @Test func aCancelDuringAStreamsPauseEndsIt() async throws {
+        let stub = StubTransport().on(.get, "/feed", respond: .stream([.chunk("before"), .pause(60), .chunk("after")]))
+        let clock = VirtualClock(.manually)
+        let context = CallContext(endpointName: "Test.direct", deadline: clock.now + .seconds(600), clock: clock)
+        let sink = RefusingSink(limit: 1 << 20)
+        let request = try makeRequest(.get, "https://api.example.com/feed")
+        let streaming = Task { await sendError(stub, request, into: sink, context: context) }
+        let limit = ContinuousClock.now + .seconds(5)
+        while clock.pendingSleepers == 0 && ContinuousClock.now < limit { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(clock.pendingSleepers == 1)
+        let cancelled = ContinuousClock.now
+        streaming.cancel()
+        #expect(await bounded { await streaming.value } == .some(.cancelled))
+        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        #expect(String(decoding: sink.accepted, as: UTF8.self) == "before")
+        #expect(clock.pendingSleepers == 0)
+    }
+
     @Test func aStubInsideARealWrapperTimesOutOnTheRealDeadline() async {
         let clock = VirtualClock()
         let stub = StubTransport().on(.get, "/todos/1", respond: StubResponse.json(Self.todo).delayed(by: 30))
