@@ -77,10 +77,11 @@ RSS = ("memoryresidentpeak", "peakmemoryresident", "memory(residentpeak)".replac
 RSS_DELTA = ("memoryδresidentpeak", "memoryresidentpeakdelta", "peakmemoryresidentdelta", "memory(residentpeakdelta)".replace("(", "").replace(")", ""))
 
 
-def spread(values, digits=2):
+def spread(values, digits=2, empty="n/a"):
+    """The median of `values` (None left out) with its min-max in brackets, or `empty` if none."""
     values = [v for v in values if v is not None]
     if not values:
-        return "n/a"
+        return empty
     median = statistics.median(values)
     if len(values) == 1:
         return f"{median:.{digits}f}"

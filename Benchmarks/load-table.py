@@ -9,21 +9,20 @@ p50 and p99 (per request, microseconds or milliseconds).
 Usage: load-table.py results.jsonl
 """
 import collections
+import functools
 import json
+import os
 import statistics
 import sys
 
+# aggregate.py sits beside this script: importable whatever the current directory.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import aggregate  # noqa: E402
+
+spread = functools.partial(aggregate.spread, empty="–")
+
 PROTOCOLS = {"plain": "plain HTTP/1.1", "tls": "TLS HTTP/1.1", "h2": "TLS HTTP/2"}
 SCENARIOS = ["seq-small", "seq-post", "seq-list100", "conc64-small", "conc256-small"]
-
-
-def spread(values, digits=2):
-    if not values:
-        return "–"
-    median = statistics.median(values)
-    if len(values) == 1:
-        return f"{median:.{digits}f}"
-    return f"{median:.{digits}f} ({min(values):.{digits}f}–{max(values):.{digits}f})"
 
 
 def latency(values):
@@ -69,4 +68,6 @@ def main(path):
 
 
 if __name__ == "__main__":
+    if len(sys.argv) != 2 or not os.path.isfile(sys.argv[1]):
+        sys.exit("usage: load-table.py results.jsonl   (Benchmarks/load's .build-bench/load/<time>/results.jsonl)")
     main(sys.argv[1])
