@@ -101,6 +101,8 @@ def absolute(runs, name, metric, field, factor=1.0):
 
 
 def main():
+    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
+        sys.exit("usage: aggregate.py RESULTS_DIR   (RESULTS_DIR/run-*/*.jmh.json, one folder per run)")
     results_dir = sys.argv[1]
     run_dirs = sorted(glob.glob(os.path.join(results_dir, "run-*")))
     runs = [load(d) for d in run_dirs]
