@@ -31,6 +31,17 @@ let package = Package(
         .target(
             name: "BenchmarkFixtures",
             dependencies: [.product(name: "EndpointRouter", package: "EndpointRouter"), "CRawCurl"]),
+        // The hand-written AsyncHTTPClient baseline (`RawAHCCalls`), given its client: scenario 5's
+        // `HTTPClient.shared` and the load benchmark's tuned client. Apart from BenchmarkFixtures so
+        // that the targets without AsyncHTTPClient do not link SwiftNIO.
+        .target(
+            name: "AHCFixtures",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]),
         // Issue 23: instructions per call on CurlTransport beside the raw libcurl loop, for callgrind
         // (`./instructions curl`); a plain executable, not a package-benchmark target.
         .executableTarget(
@@ -42,10 +53,9 @@ let package = Package(
         .executableTarget(
             name: "Load",
             dependencies: [
-                .product(name: "EndpointRouter", package: "EndpointRouter"), "BenchmarkFixtures",
+                .product(name: "EndpointRouter", package: "EndpointRouter"), "BenchmarkFixtures", "AHCFixtures",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
         .executableTarget(name: "RequestBuilding", dependencies: benchmarkDependencies,
@@ -58,11 +68,9 @@ let package = Package(
         .executableTarget(
             name: "AHCTransport",
             dependencies: benchmarkDependencies + [
+                "AHCFixtures",
                 .product(name: "EndpointRouterAsyncHTTPClient", package: "EndpointRouterAsyncHTTPClient"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Benchmarks/AHCTransport", plugins: benchmarkPlugins),
         // Issue 14: streamed Server-Sent Events through the library vs hand-written loops on the same

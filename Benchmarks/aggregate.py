@@ -77,10 +77,11 @@ RSS = ("memoryresidentpeak", "peakmemoryresident", "memory(residentpeak)".replac
 RSS_DELTA = ("memoryδresidentpeak", "memoryresidentpeakdelta", "peakmemoryresidentdelta", "memory(residentpeakdelta)".replace("(", "").replace(")", ""))
 
 
-def spread(values, digits=2):
+def spread(values, digits=2, empty="n/a"):
+    """The median of `values` (None left out) with its min-max in brackets, or `empty` if none."""
     values = [v for v in values if v is not None]
     if not values:
-        return "n/a"
+        return empty
     median = statistics.median(values)
     if len(values) == 1:
         return f"{median:.{digits}f}"
@@ -100,6 +101,8 @@ def absolute(runs, name, metric, field, factor=1.0):
 
 
 def main():
+    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
+        sys.exit("usage: aggregate.py RESULTS_DIR   (RESULTS_DIR/run-*/*.jmh.json, one folder per run)")
     results_dir = sys.argv[1]
     run_dirs = sorted(glob.glob(os.path.join(results_dir, "run-*")))
     runs = [load(d) for d in run_dirs]

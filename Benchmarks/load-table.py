@@ -7,23 +7,25 @@ answers more requests per second); latencies are the median over the rounds of e
 p50 and p99 (per request, microseconds or milliseconds).
 
 Usage: load-table.py results.jsonl
+       load-table.py --compare results.jsonl BEFORE_NAME AFTER_NAME   (`Benchmarks/load --compare`:
+       per scenario, the throughput ratio after / before of each round and its median, and each
+       revision's p50 and p99, medians over the rounds)
 """
 import collections
+import functools
 import json
+import os
 import statistics
 import sys
 
+# aggregate.py sits beside this script: importable whatever the current directory.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import aggregate  # noqa: E402
+
+spread = functools.partial(aggregate.spread, empty="–")
+
 PROTOCOLS = {"plain": "plain HTTP/1.1", "tls": "TLS HTTP/1.1", "h2": "TLS HTTP/2"}
 SCENARIOS = ["seq-small", "seq-post", "seq-list100", "conc64-small", "conc256-small"]
-
-
-def spread(values, digits=2):
-    if not values:
-        return "–"
-    median = statistics.median(values)
-    if len(values) == 1:
-        return f"{median:.{digits}f}"
-    return f"{median:.{digits}f} ({min(values):.{digits}f}–{max(values):.{digits}f})"
 
 
 def latency(values):
@@ -68,5 +70,49 @@ def main(path):
                   f"| {spread(ratios('raw-curl'))} | {spread(ratios('urlsession'))} | {p50} | {p99} | {cpu} |")
 
 
+def compare(path, before_name, after_name):
+    # (protocol, scenario) -> round -> "before"/"after" -> result
+    table = collections.defaultdict(lambda: collections.defaultdict(dict))
+    sides = set()
+    with open(path) as f:
+        for line in f:
+            entry = json.loads(line)
+            result = entry["result"]
+            table[(entry["protocol"], result["scenario"])][entry["round"]][entry["revision"]] = result
+            sides.add(result["side"])
+    rounds = max((len(r) for r in table.values()), default=0)
+    print(f"before: {before_name}  \nafter: {after_name}  \nside: {', '.join(sorted(sides))}; {rounds} round(s), "
+          "the two revisions in alternating turns. Ratio: after ÷ before, requests per second, within each round; "
+          "p50 and p99: medians over the rounds.")
+    print()
+    print("| protocol | scenario | after ÷ before, per round | median (min–max) | p50 before / after | p99 before / after |")
+    print("|---|---|---|---:|---|---|")
+    for protocol in PROTOCOLS:
+        for scenario in SCENARIOS:
+            by_round = table.get((protocol, scenario))
+            if not by_round:
+                continue
+            ratios = [by_round[n]["after"]["requestsPerSecond"] / by_round[n]["before"]["requestsPerSecond"]
+                      for n in sorted(by_round) if {"before", "after"} <= by_round[n].keys()]
+
+            def field(revision, name):
+                return [r[revision][name] for r in by_round.values() if revision in r]
+
+            p50 = " / ".join(latency(field(r, "p50Microseconds")) for r in ("before", "after"))
+            p99 = " / ".join(latency(field(r, "p99Microseconds")) for r in ("before", "after"))
+            print(f"| {PROTOCOLS[protocol]} | {scenario} | {' '.join(f'{x:.2f}' for x in ratios) or '–'} "
+                  f"| {spread(ratios)} | {p50} | {p99} |")
+
+
+def usage():
+    sys.exit("usage: load-table.py results.jsonl   (Benchmarks/load's .build-bench/load/<time>/results.jsonl)\n"
+             "       load-table.py --compare results.jsonl BEFORE_NAME AFTER_NAME   (Benchmarks/load --compare's)")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if len(sys.argv) == 5 and sys.argv[1] == "--compare" and os.path.isfile(sys.argv[2]):
+        compare(*sys.argv[2:])
+    elif len(sys.argv) == 2 and os.path.isfile(sys.argv[1]):
+        main(sys.argv[1])
+    else:
+        usage()

@@ -96,6 +96,23 @@ start() {
     fixtures "$state/www"
     certificates "$state/tls"
     local port tls_port h2_port
+    # What the three listeners share, written once and included by each server block: the files
+    # and POST /todos (every listener), the certificate and TLS settings (the two TLS listeners).
+    cat >"$state/locations.conf" <<CONF
+root $state/www;
+location = /todos {
+    default_type application/json;
+    if (\$request_method != POST) { return 405; }
+    return 201 '{"userId":1,"id":201,"title":"quis ut nam facilis","completed":false}';
+}
+location / { }
+CONF
+    cat >"$state/tls.conf" <<CONF
+ssl_certificate $state/tls/server.pem;
+ssl_certificate_key $state/tls/server.key;
+ssl_protocols TLSv1.2 TLSv1.3;
+ssl_session_cache shared:bench:10m;
+CONF
     for attempt in 1 2 3; do
         port=$(free_port)
         tls_port=$(free_port)
@@ -123,42 +140,18 @@ http {
     scgi_temp_path $state/tmp/scgi;
     server {
         listen 127.0.0.1:$port;
-        root $state/www;
-        location = /todos {
-            default_type application/json;
-            if (\$request_method != POST) { return 405; }
-            return 201 '{"userId":1,"id":201,"title":"quis ut nam facilis","completed":false}';
-        }
-        location / { }
+        include $state/locations.conf;
     }
     server {
         listen 127.0.0.1:$tls_port ssl;
-        ssl_certificate $state/tls/server.pem;
-        ssl_certificate_key $state/tls/server.key;
-        ssl_protocols TLSv1.2 TLSv1.3;
-        ssl_session_cache shared:bench:10m;
-        root $state/www;
-        location = /todos {
-            default_type application/json;
-            if (\$request_method != POST) { return 405; }
-            return 201 '{"userId":1,"id":201,"title":"quis ut nam facilis","completed":false}';
-        }
-        location / { }
+        include $state/tls.conf;
+        include $state/locations.conf;
     }
     server {
         listen 127.0.0.1:$h2_port ssl http2;
         http2_max_concurrent_streams 256;
-        ssl_certificate $state/tls/server.pem;
-        ssl_certificate_key $state/tls/server.key;
-        ssl_protocols TLSv1.2 TLSv1.3;
-        ssl_session_cache shared:bench:10m;
-        root $state/www;
-        location = /todos {
-            default_type application/json;
-            if (\$request_method != POST) { return 405; }
-            return 201 '{"userId":1,"id":201,"title":"quis ut nam facilis","completed":false}';
-        }
-        location / { }
+        include $state/tls.conf;
+        include $state/locations.conf;
     }
 }
 CONF

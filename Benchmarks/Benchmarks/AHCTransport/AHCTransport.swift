@@ -6,15 +6,13 @@
 // Both AsyncHTTPClient sides use what a user gets by default: the library the transport's own client
 // (`AsyncHTTPClientTransport()`: redirects off, decompression on with a ratio limit), the baseline
 // `HTTPClient.shared`, with the body collected and decoded by one shared `JSONDecoder`.
+import AHCFixtures
 import AsyncHTTPClient
 import Benchmark
 import BenchmarkFixtures
 import EndpointRouter
 import EndpointRouterAsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOFoundationCompat
-import NIOHTTP1
 
 /// ``NginxAPI``'s endpoints on the AsyncHTTPClient transport: the same requests, another transport.
 enum NginxOnAHC: EndpointRouter.HTTPClient {
@@ -39,34 +37,7 @@ enum NginxOnAHC: EndpointRouter.HTTPClient {
 }
 
 /// The baseline: `AsyncHTTPClient.HTTPClient.shared.execute`, the body collected, one shared `JSONDecoder`.
-enum RawAHC {
-    static let decoder = JSONDecoder()
-    static let encoder = JSONEncoder()
-    /// Larger than the largest fixture (list5000.json, 475 KB).
-    static let maximumBody = 8 * 1024 * 1024
-
-    static func get<T: Decodable>(_ endpoint: NginxAPI, as type: T.Type) async throws -> T {
-        let request = HTTPClientRequest(url: "\(benchmarkBaseURL)/\(NginxAPI.paths[endpoint])")
-        return try await decode(T.self, from: request, expecting: .ok)
-    }
-
-    static func create() async throws -> Todo {
-        var request = HTTPClientRequest(url: "\(benchmarkBaseURL)/todos")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(data: try encoder.encode(NewTodo())))
-        return try await decode(Todo.self, from: request, expecting: .created)
-    }
-
-    private static func decode<T: Decodable>(_ type: T.Type, from request: HTTPClientRequest, expecting status: HTTPResponseStatus)
-        async throws -> T
-    {
-        let response = try await AsyncHTTPClient.HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: maximumBody)
-        guard response.status == status else { throw URLError(.badServerResponse) }
-        return try decoder.decode(T.self, from: body)
-    }
-}
+let rawAHC = RawAHCCalls(client: .shared)
 
 let benchmarks: @Sendable () -> Void = {
     let metrics: [BenchmarkMetric] = [
@@ -84,7 +55,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(expectSuccess(await NginxOnAHC.small.request(type: Todo.self), "small"))
     }
     Benchmark("ahc/seq-small/ahc", configuration: sequential(2000, seconds: 3)) { _ async in
-        blackHole(await expectSuccess("raw AHC small") { try await RawAHC.get(.small, as: Todo.self) })
+        blackHole(await expectSuccess("raw AHC small") { try await rawAHC.get(.small, as: Todo.self) })
     }
     Benchmark("ahc/seq-small/urlsession", configuration: sequential(2000, seconds: 3)) { _ async in
         blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) })
@@ -95,7 +66,7 @@ let benchmarks: @Sendable () -> Void = {
         await batch { blackHole(expectSuccess(await NginxOnAHC.small.request(type: Todo.self), "small")) }
     }
     Benchmark("ahc/conc-small/ahc", configuration: concurrent) { _ async in
-        await batch { blackHole(await expectSuccess("raw AHC small") { try await RawAHC.get(.small, as: Todo.self) }) }
+        await batch { blackHole(await expectSuccess("raw AHC small") { try await rawAHC.get(.small, as: Todo.self) }) }
     }
     Benchmark("ahc/conc-small/urlsession", configuration: concurrent) { _ async in
         await batch { blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) }) }
@@ -106,7 +77,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(expectSuccess(await NginxOnAHC.list100.request(type: [Todo].self), "list100"))
     }
     Benchmark("ahc/seq-list100/ahc", configuration: sequential(1000, seconds: 3)) { _ async in
-        blackHole(await expectSuccess("raw AHC list100") { try await RawAHC.get(.list100, as: [Todo].self) })
+        blackHole(await expectSuccess("raw AHC list100") { try await rawAHC.get(.list100, as: [Todo].self) })
     }
     Benchmark("ahc/seq-list100/urlsession", configuration: sequential(1000, seconds: 3)) { _ async in
         blackHole(await expectSuccess("raw list100") { try await RawURLSession.get(.list100, as: [Todo].self) })
@@ -115,7 +86,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(expectSuccess(await NginxOnAHC.list5000.request(type: [Todo].self), "list5000"))
     }
     Benchmark("ahc/seq-list5000/ahc", configuration: sequential(100, seconds: 5)) { _ async in
-        blackHole(await expectSuccess("raw AHC list5000") { try await RawAHC.get(.list5000, as: [Todo].self) })
+        blackHole(await expectSuccess("raw AHC list5000") { try await rawAHC.get(.list5000, as: [Todo].self) })
     }
     Benchmark("ahc/seq-list5000/urlsession", configuration: sequential(100, seconds: 5)) { _ async in
         blackHole(await expectSuccess("raw list5000") { try await RawURLSession.get(.list5000, as: [Todo].self) })
@@ -126,7 +97,7 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(expectSuccess(await NginxOnAHC.create.request(type: Todo.self), "create"))
     }
     Benchmark("ahc/post-small/ahc", configuration: sequential(2000, seconds: 3)) { _ async in
-        blackHole(await expectSuccess("raw AHC create") { try await RawAHC.create() })
+        blackHole(await expectSuccess("raw AHC create") { try await rawAHC.create() })
     }
     Benchmark("ahc/post-small/urlsession", configuration: sequential(2000, seconds: 3)) { _ async in
         blackHole(await expectSuccess("raw create") { try await RawURLSession.create() })

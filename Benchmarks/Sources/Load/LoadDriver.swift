@@ -59,7 +59,6 @@ struct LoadReport: Encodable {
     var p50Microseconds: Double
     var p99Microseconds: Double
     var cpuMicrosecondsPerRequest: Double
-    var baseURL: String
 
     init(side: String, scenario: String, inFlight: Int, window: LoadWindow, cpuSeconds: Double) {
         self.side = side
@@ -76,6 +75,5 @@ struct LoadReport: Encodable {
         p50Microseconds = percentile(0.50)
         p99Microseconds = percentile(0.99)
         cpuMicrosecondsPerRequest = requests == 0 ? 0 : cpuSeconds * 1e6 / Double(requests)
-        baseURL = ProcessInfo.processInfo.environment["BENCH_BASE_URL"] ?? ""
     }
 }

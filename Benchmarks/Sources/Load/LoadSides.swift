@@ -1,9 +1,9 @@
+import AHCFixtures
 import AsyncHTTPClient
 import BenchmarkFixtures
 import EndpointRouter
 import Foundation
 import NIOCore
-import NIOFoundationCompat
 import NIOSSL
 
 #if canImport(FoundationNetworking)
@@ -33,9 +33,9 @@ enum LoadSide: String, CaseIterable {
         case (.rawCurl, .small): { _ = try await RawCurlCalls.get(.small, as: Todo.self) }
         case (.rawCurl, .list100): { _ = try await RawCurlCalls.get(.list100, as: [Todo].self) }
         case (.rawCurl, .post): { _ = try await RawCurlCalls.create() }
-        case (.ahcTuned, .small): { _ = try await TunedAHC.get("small.json", as: Todo.self) }
-        case (.ahcTuned, .list100): { _ = try await TunedAHC.get("list100.json", as: [Todo].self) }
-        case (.ahcTuned, .post): { _ = try await TunedAHC.create() }
+        case (.ahcTuned, .small): { _ = try await tunedAHC.get(.small, as: Todo.self) }
+        case (.ahcTuned, .list100): { _ = try await tunedAHC.get(.list100, as: [Todo].self) }
+        case (.ahcTuned, .post): { _ = try await tunedAHC.create() }
         case (.urlSession, .small): { _ = try await RawURLSession.get(.small, as: Todo.self) }
         case (.urlSession, .list100): { _ = try await RawURLSession.get(.list100, as: [Todo].self) }
         case (.urlSession, .post): { _ = try await RawURLSession.create() }
@@ -70,12 +70,11 @@ enum LoadScenario: String, CaseIterable {
     }
 }
 
-/// The tuned AsyncHTTPClient side: the same work per call as the others (status checked, body
-/// collected, one shared `JSONDecoder`).
-enum TunedAHC {
-    static let decoder = JSONDecoder()
-    static let encoder = JSONEncoder()
-    static let client: AsyncHTTPClient.HTTPClient = {
+/// The tuned AsyncHTTPClient side: the hand-written calls of scenario 5 (status checked, body
+/// collected, one shared `JSONDecoder`) on an `HTTPClient` of its own, on the shared event-loop
+/// group (one loop per core), 64 HTTP/1.1 connections per host, trusting `BENCH_CA_FILE`.
+let tunedAHC = RawAHCCalls(
+    client: {
         var configuration = AsyncHTTPClient.HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
         if let file = benchmarkCAFile {
@@ -84,24 +83,4 @@ enum TunedAHC {
             configuration.tlsConfiguration = tls
         }
         return AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup, configuration: configuration)
-    }()
-
-    static func get<T: Decodable>(_ path: String, as type: T.Type) async throws -> T {
-        try await decode(T.self, from: HTTPClientRequest(url: "\(benchmarkBaseURL)/\(path)"), expecting: 200)
-    }
-
-    static func create() async throws -> Todo {
-        var request = HTTPClientRequest(url: "\(benchmarkBaseURL)/todos")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(data: try encoder.encode(NewTodo())))
-        return try await decode(Todo.self, from: request, expecting: 201)
-    }
-
-    private static func decode<T: Decodable>(_ type: T.Type, from request: HTTPClientRequest, expecting status: UInt) async throws -> T {
-        let response = try await client.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 8 * 1024 * 1024)
-        guard response.status.code == status else { throw URLError(.badServerResponse) }
-        return try decoder.decode(T.self, from: body)
-    }
-}
+    }())
