@@ -7,7 +7,8 @@
 
     /// A ``CurlTransport`` of one loop against a local HTTP/1.1 server, with more calls at once than
     /// connections: the loop holds the rest (``CurlAdmissionState``), starts them oldest first, and a
-    /// held call ends like a started one when cancelled.
+    /// held call ends like a started one when cancelled. A fast endless body holds back only its own
+    /// host's calls. Cancels at every instant are in ``CurlAdmissionCancelTests``.
     struct CurlAdmissionTests {
         /// A gate the server's handler threads wait on, opened once by the test.
         final class Gate: Sendable {
@@ -128,6 +129,62 @@
             #expect((try? await behind.value.get()) == 200)
             #expect(server.requests.map(\.path) == ["/slow", "/behind"])
             #expect(server.connectionCount == 1)
+        }
+
+        /// One connection, taken by a fast endless body that ends at its deadline (libcurl's
+        /// backstop, a second after the call's 1 s): the calls held behind it start once it ends and
+        /// complete soon after, and a call to another host meanwhile is not held behind it.
+        @Test func anEndlessBodyDelaysOnlyItsOwnHost() async throws {
+            let server = try TestServer { request in request.path == "/endless" ? .stream() : .json("{}") }
+            defer { server.stop() }
+            let other = try TestServer { _ in .json("{}") }
+            defer { other.stop() }
+            let transport = try Self.transport(connections: 1)
+            defer { transport.shutdown() }
+            let url = try #require(URL(string: "\(server.baseURL)/endless"))
+            let endless = Task { () -> (Result<Int, HTTPClientError>, ContinuousClock.Instant) in
+                // Past the first MiB the bytes are dropped: the body is read at full speed, in bounded memory.
+                let sink = MemoryBodySink(limit: 1 << 20, overflow: .truncate)
+                do throws(HTTPClientError) {
+                    let head = try await transport.send(
+                        OutgoingRequest(method: .get, url: url), context: testContext(seconds: 1), sink: sink)
+                    return (.success(head.statusCode), .now)
+                } catch {
+                    return (.failure(error), .now)
+                }
+            }
+            #expect(try await Self.requests(1, on: server))
+            let held = (0..<4).map { index in
+                Task { () -> (Result<Int, HTTPClientError>, ContinuousClock.Instant) in
+                    (await Self.get(server, "held\(index)", on: transport), .now)
+                }
+            }
+            try await Task.sleep(for: .milliseconds(50))
+            let otherResult = await Self.get(other, "other", on: transport)
+            let otherEnded = ContinuousClock.now
+            let ended = await boundedValue(of: endless, within: 15)
+            guard let ended, case .failure(.timedOut) = ended.0 else {
+                Issue.record("expected the endless body to end at its deadline, got \(String(describing: ended))")
+                return
+            }
+            let endlessEnded = ended.1
+            #expect((try? otherResult.get()) == 200, "\(otherResult)")
+            #expect(
+                otherEnded < endlessEnded, "the other host's call waited \(endlessEnded.duration(to: otherEnded)) past the endless body")
+            for call in held {
+                guard let outcome = await boundedValue(of: call, within: 10) else {
+                    Issue.record("a call held behind the endless body never ended")
+                    continue
+                }
+                let (result, ended) = outcome
+                #expect((try? result.get()) == 200, "\(result)")
+                #expect(ended > endlessEnded, "a call held behind the endless body ended before it")
+                #expect(
+                    endlessEnded.duration(to: ended) < .seconds(3),
+                    "a held call ended \(endlessEnded.duration(to: ended)) after the endless body")
+            }
+            #expect(server.requests.map(\.path).first == "/endless")
+            #expect(server.requests.count == 5)
         }
     }
 #endif

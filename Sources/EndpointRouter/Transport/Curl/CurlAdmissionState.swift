@@ -12,9 +12,12 @@
 /// not seen yet is held to the limit until its first transfer completes, since nothing says before
 /// then whether it multiplexes: only its first burst waits for one exchange.
 ///
-/// Only the loop thread changes it; the loop performs each action it returns.
-struct CurlAdmissionState<Transfer: Hashable> {
-    struct Host: Equatable {
+/// Only the loop thread changes it; the loop performs each action it returns. It is the one record of
+/// which transfers are held: a held transfer lives in its host's queue, whole (the loop's easy handle
+/// and exchange), and comes back in the action that starts or ends it, so the loop keeps no table of
+/// its own. Events after `add` name a transfer by its `id`, the easy handle libcurl reports it by.
+struct CurlAdmissionState<Transfer: Identifiable> {
+    struct Host {
         /// Transfers of the host on the multi.
         var admitted = 0
         /// Transfers waiting for one of those to leave, oldest first.
@@ -51,7 +54,8 @@ struct CurlAdmissionState<Transfer: Hashable> {
         }
     }
 
-    /// A transfer added and not yet removed: its host, and whether it is on the multi.
+    /// A transfer added and not yet removed: its host, and whether it is on the multi (held, it is in
+    /// its host's queue).
     struct Known: Equatable {
         var host: String
         var isAdmitted: Bool
@@ -60,7 +64,7 @@ struct CurlAdmissionState<Transfer: Hashable> {
     /// By host key (``CurlLoopGroupState/hostKey(of:)``). Stored properties, not an enum's payload:
     /// an event changes them in place, with no copy of the tables per transfer.
     private(set) var hosts: [String: Host] = [:]
-    private(set) var transfers: [Transfer: Known] = [:]
+    private(set) var transfers: [Transfer.ID: Known] = [:]
     /// The loop stopped: nothing goes on the multi any more.
     private(set) var isClosed = false
 
@@ -73,10 +77,10 @@ struct CurlAdmissionState<Transfer: Hashable> {
         case refuse
     }
 
-    enum RemoveAction: Equatable {
+    enum RemoveAction {
         /// Not added (or already removed): nothing to do.
         case none
-        /// It was held: forget it, it never reached the multi.
+        /// It was held and is out of the queue: it never reached the multi, nothing to take off.
         case dropHeld
         /// Take it off the multi, then put these held transfers on it, in this order.
         case removeAndAdmit([Transfer])
@@ -103,47 +107,41 @@ struct CurlAdmissionState<Transfer: Hashable> {
             var entry = Host()
             let admits = entry.add(transfer, limit: limit)
             hosts[host] = entry
-            transfers[transfer] = Known(host: host, isAdmitted: admits)
+            transfers[transfer.id] = Known(host: host, isAdmitted: admits)
             return admits ? .admit : .hold
         }
         let admits = hosts.values[index].add(transfer, limit: limit)
-        transfers[transfer] = Known(host: host, isAdmitted: admits)
+        transfers[transfer.id] = Known(host: host, isAdmitted: admits)
         return admits ? .admit : .hold
     }
 
-    /// libcurl reports `transfer` done, having used HTTP/2 or later (`multiplexed`), HTTP/1, or no
+    /// libcurl reports the transfer `id` done, having used HTTP/2 or later (`multiplexed`), HTTP/1, or no
     /// HTTP at all (`nil`: it failed before a response, which says nothing of the host). Returns the
     /// held transfers to put on the multi now. The transfer itself stays on it until removed.
-    mutating func completed(_ transfer: Transfer, multiplexed: Bool?) -> [Transfer] {
-        guard !isClosed, let multiplexed, let host = transfers[transfer]?.host, let index = hosts.index(forKey: host) else {
+    mutating func completed(_ id: Transfer.ID, multiplexed: Bool?) -> [Transfer] {
+        guard !isClosed, let multiplexed, let host = transfers[id]?.host, let index = hosts.index(forKey: host) else {
             return []
         }
         // A host that answers HTTP/1 again (another server behind the name) gets the limit back.
         if hosts.values[index].multiplexes != multiplexed { hosts.values[index].multiplexes = multiplexed }
         guard multiplexed, !hosts.values[index].held.isEmpty else { return [] }
         let released = hosts.values[index].releaseAll()
-        for held in released { transfers[held] = Known(host: host, isAdmitted: true) }
+        for held in released { transfers[held.id] = Known(host: host, isAdmitted: true) }
         return released
     }
 
-    /// `transfer` ends (done or cancelled): off the multi if it was on it, and its place goes to
+    /// The transfer `id` ends (done or cancelled): off the multi if it was on it, and its place goes to
     /// the oldest held transfer of its host. The host's entry stays, idle, until the table is full.
-    mutating func remove(_ transfer: Transfer) -> RemoveAction {
-        guard !isClosed, let known = transfers.removeValue(forKey: transfer) else { return .none }
+    mutating func remove(_ id: Transfer.ID) -> RemoveAction {
+        guard !isClosed, let known = transfers.removeValue(forKey: id) else { return .none }
         guard let index = hosts.index(forKey: known.host) else { return known.isAdmitted ? .removeAndAdmit([]) : .dropHeld }
         guard known.isAdmitted else {
-            hosts.values[index].held.removeAll { $0 == transfer }
+            hosts.values[index].held.removeAll { $0.id == id }
             return .dropHeld
         }
         let released = hosts.values[index].leave(limit: limit)
-        for next in released { transfers[next] = Known(host: known.host, isAdmitted: true) }
+        for next in released { transfers[next.id] = Known(host: known.host, isAdmitted: true) }
         return .removeAndAdmit(released)
-    }
-
-    /// Whether `transfer` is held, not on the multi.
-    func isHeld(_ transfer: Transfer) -> Bool {
-        guard let known = transfers[transfer] else { return false }
-        return !known.isAdmitted
     }
 
     /// The loop stops: every held transfer, oldest first per host, to be ended by the loop; nothing
@@ -161,3 +159,10 @@ struct CurlAdmissionState<Transfer: Hashable> {
         hosts = hosts.filter { $0.value.admitted > 0 || !$0.value.held.isEmpty }
     }
 }
+
+/// Tests compare a host's queue whole; the loop's transfers (a handle and its exchange) need not be
+/// comparable, so only plain values are.
+extension CurlAdmissionState.Host: Equatable where Transfer: Equatable {}
+
+/// Tests compare actions whole, with the transfers they release; the loop switches on them instead.
+extension CurlAdmissionState.RemoveAction: Equatable where Transfer: Equatable {}

@@ -18,6 +18,17 @@
             case stop
         }
 
+        /// A transfer as admission holds it: what the loop needs to start it when its turn comes,
+        /// so that admission's queue is the only record of the held ones. Two words, no allocation.
+        struct Transfer: Identifiable {
+            /// What goes on the multi when admission lets it.
+            let easy: UnsafeMutableRawPointer
+            /// Kept for its turn: started with the handle, or ended as shut down if the loop stops first.
+            let exchange: CurlExchange
+            /// libcurl names a transfer by its easy handle, and so do the loop's later events.
+            var id: UnsafeMutableRawPointer { easy }
+        }
+
         private struct Inbox {
             var commands: [Command] = []
             /// False once the loop stopped: the multi handle is gone and nothing more is taken.
@@ -28,11 +39,9 @@
         private let multi: UnsafeMutableRawPointer
         /// The exchanges on the multi, by easy handle. Loop thread only.
         private var running: [UnsafeMutableRawPointer: CurlExchange] = [:]
-        /// Exchanges set up and waiting for their host's turn (``CurlAdmissionState``), by easy
-        /// handle: not on the multi, so not ``isRunning(_:)``. Loop thread only.
-        private var held: [UnsafeMutableRawPointer: CurlExchange] = [:]
-        /// Which of the exchanges added go on the multi now, per host. Loop thread only.
-        private var admission: CurlAdmissionState<UnsafeMutableRawPointer>
+        /// Which of the exchanges added go on the multi now, per host, and the ones set up and waiting
+        /// for their host's turn: not on the multi, so not ``isRunning(_:)``. Loop thread only.
+        private var admission: CurlAdmissionState<Transfer>
         private let shutDownError: HTTPClientError = .transport(
             .resourceUnavailable, "this CurlTransport was shut down; create a new one")
 
@@ -99,9 +108,9 @@
         /// Puts `exchange`'s transfer on the multi, or holds it until its host has room; either way
         /// it ends in ``remove(_:)``.
         func add(_ easy: UnsafeMutableRawPointer, for exchange: CurlExchange) {
-            switch admission.add(easy, host: exchange.host) {
+            switch admission.add(Transfer(easy: easy, exchange: exchange), host: exchange.host) {
             case .admit: start(easy, for: exchange)
-            case .hold: held[easy] = exchange
+            case .hold: break
             case .refuse: exchange.cancel(shutDownError)
             }
         }
@@ -116,10 +125,8 @@
         }
 
         /// Starts the held transfers admission lets go, in its order.
-        private func admit(_ released: [UnsafeMutableRawPointer]) {
-            for easy in released {
-                if let exchange = held.removeValue(forKey: easy) { start(easy, for: exchange) }
-            }
+        private func admit(_ released: [Transfer]) {
+            for transfer in released { start(transfer.easy, for: transfer.exchange) }
         }
 
         /// `exchange` paused for the rest of this round (``roundBudget``); it resumes at the next.
@@ -151,7 +158,8 @@
         func remove(_ easy: UnsafeMutableRawPointer) {
             switch admission.remove(easy) {
             case .dropHeld:
-                held[easy] = nil
+                // Out of admission's queue, the one record of it: it never reached the multi.
+                break
             case .none:
                 // Never added (its set-up failed), or the loop is closing: off the multi if it is on it.
                 takeOff(easy)
@@ -227,7 +235,7 @@
                 }
             }
             // Held ones first, and admission closed: ending a running one must not start a held one.
-            for easy in admission.close() { held.removeValue(forKey: easy)?.cancel(shutDownError) }
+            for transfer in admission.close() { transfer.exchange.cancel(shutDownError) }
             for exchange in Array(running.values) { exchange.cancel(shutDownError) }
             for easy in idleHandles { libcurl_easy_cleanup(easy) }
             idleHandles = []
