@@ -5,7 +5,7 @@ import Testing
 /// Every event of ``CurlAdmissionState`` without threads, libcurl or a network: the per-host limit,
 /// the order held transfers start in, cancels, HTTP/2 lifting the limit, and the loop's end.
 struct CurlAdmissionStateTests {
-    typealias Machine = CurlAdmissionState<Int>
+    typealias Machine = CurlAdmissionState<Int, String>
 
     /// Adds `transfers` to `host` and returns what each got.
     static func add(_ transfers: some Sequence<Int>, to host: String, on machine: inout Machine) -> [Machine.AddAction] {

@@ -12,8 +12,10 @@
 /// not seen yet is held to the limit until its first transfer completes, since nothing says before
 /// then whether it multiplexes: only its first burst waits for one exchange.
 ///
-/// Only the loop thread changes it; the loop performs each action it returns.
-struct CurlAdmissionState<Transfer: Hashable> {
+/// Only the loop thread changes it; the loop performs each action it returns. `Origin` names a host:
+/// the loop group's integer id of it (``CurlLoopGroupState/HostLoad/origin``), whose hash costs a
+/// fraction of the host text's.
+struct CurlAdmissionState<Transfer: Hashable, Origin: Hashable & Comparable> {
     struct Host: Equatable {
         /// Transfers of the host on the multi.
         var admitted = 0
@@ -53,13 +55,13 @@ struct CurlAdmissionState<Transfer: Hashable> {
 
     /// A transfer added and not yet removed: its host, and whether it is on the multi.
     struct Known: Equatable {
-        var host: String
+        var host: Origin
         var isAdmitted: Bool
     }
 
-    /// By host key (``CurlLoopGroupState/hostKey(of:)``). Stored properties, not an enum's payload:
-    /// an event changes them in place, with no copy of the tables per transfer.
-    private(set) var hosts: [String: Host] = [:]
+    /// By host. Stored properties, not an enum's payload: an event changes them in place, with no
+    /// copy of the tables per transfer.
+    private(set) var hosts: [Origin: Host] = [:]
     private(set) var transfers: [Transfer: Known] = [:]
     /// The loop stopped: nothing goes on the multi any more.
     private(set) var isClosed = false
@@ -93,7 +95,7 @@ struct CurlAdmissionState<Transfer: Hashable> {
     }
 
     /// A transfer to `host` is ready to start.
-    mutating func add(_ transfer: Transfer, host: String) -> AddAction {
+    mutating func add(_ transfer: Transfer, host: Origin) -> AddAction {
         guard !isClosed else { return .refuse }
         // One hash of the host per event, then its entry by index, changed in place (a copy of the
         // entry would copy its queue): the tables cost about 6,000 instructions a call when each

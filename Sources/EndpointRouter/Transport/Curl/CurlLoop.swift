@@ -32,7 +32,7 @@
         /// handle: not on the multi, so not ``isRunning(_:)``. Loop thread only.
         private var held: [UnsafeMutableRawPointer: CurlExchange] = [:]
         /// Which of the exchanges added go on the multi now, per host. Loop thread only.
-        private var admission: CurlAdmissionState<UnsafeMutableRawPointer>
+        private var admission: CurlAdmissionState<UnsafeMutableRawPointer, Int>
         private let shutDownError: HTTPClientError = .transport(
             .resourceUnavailable, "this CurlTransport was shut down; create a new one")
 
@@ -99,7 +99,7 @@
         /// Puts `exchange`'s transfer on the multi, or holds it until its host has room; either way
         /// it ends in ``remove(_:)``.
         func add(_ easy: UnsafeMutableRawPointer, for exchange: CurlExchange) {
-            switch admission.add(easy, host: exchange.host) {
+            switch admission.add(easy, host: exchange.origin) {
             case .admit: start(easy, for: exchange)
             case .hold: held[easy] = exchange
             case .refuse: exchange.cancel(shutDownError)

@@ -32,10 +32,10 @@
         }
 
         /// The loop for a new call to `host` (``CurlLoopGroupState/hostKey(of:)``), with its index for
-        /// ``ended(host:loop:)``; `nil` once shut down.
-        func loop(forHost host: String) -> (loop: CurlLoop, index: Int)? {
+        /// ``ended(host:loop:)`` and the host's id for the loop's admission; `nil` once shut down.
+        func loop(forHost host: String) -> (loop: CurlLoop, index: Int, origin: Int)? {
             switch state.withLock({ $0.callStarted(host: host) }) {
-            case .send(let index): return (loops[index], index)
+            case .send(let index, let origin): return (loops[index], index, origin)
             case .refuse: return nil
             }
         }

@@ -119,13 +119,14 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
         try RequestChecks.checkURL(request.url)
         try RequestChecks.checkHeaders(request.headers, in: context)
         #if os(Linux)
-            // Once per call: the group's load and the loop's admission both count by it.
+            // Once per call: the group counts its load by it, and gives the host's integer id (`origin`)
+            // that the loop's admission counts by.
             let host = CurlLoopGroupState.hostKey(of: request.url)
             guard let picked = loops.loop(forHost: host) else { throw Self.shutDownError }
             // The loop's load counts the call until the caller has its outcome (``CurlLoopGroupState``).
             defer { loops.ended(host: host, loop: picked.index) }
             let loop = picked.loop
-            let exchange = CurlExchange(request, host: host, context: context, sink: sink, options: configuration, loop: loop)
+            let exchange = CurlExchange(request, origin: picked.origin, context: context, sink: sink, options: configuration, loop: loop)
             try context.deadlineCut?.exchangeStarted(exchange)
             defer { context.deadlineCut?.exchangeEnded() }
             let outcome = await withTaskCancellationHandler {
