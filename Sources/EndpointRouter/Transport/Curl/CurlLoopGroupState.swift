@@ -139,14 +139,28 @@ struct CurlLoopGroupState {
     /// bounded on its own here, and libcurl's own per-host limit still bounds them together.
     static func hostKey(of url: URL) -> String {
         let text = url.absoluteString
-        let bytes = text.utf8
-        guard var start = bytes.firstIndex(of: UInt8(ascii: ":")) else { return text }
-        start = bytes.index(after: start)
-        while start < bytes.endIndex, bytes[start] == UInt8(ascii: "/") { start = bytes.index(after: start) }
-        let end =
-            bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-            ?? bytes.endIndex
-        return String(text[..<end])
+        // Over the text's bytes in place (a native string's are contiguous): walking `utf8` by its
+        // generic indices and cutting a substring cost about 900 instructions a call more (callgrind,
+        // `SIDES=library Benchmarks/instructions curl`, sequential GET: 208,753 -> 207,834).
+        if let key = text.utf8.withContiguousStorageIfAvailable(origin(in:)) { return key }
+        return Array(text.utf8).withUnsafeBufferPointer(origin(in:))
+    }
+
+    /// The origin at the start of a URL's text: up to the first `/`, `?` or `#` after the scheme's
+    /// `:` and its slashes; the whole text when it has no `:`.
+    private static func origin(in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var end = bytes.count
+        if var index = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            index += 1
+            while index < bytes.count, bytes[index] == UInt8(ascii: "/") { index += 1 }
+            while index < bytes.count, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?"),
+                bytes[index] != UInt8(ascii: "#")
+            {
+                index += 1
+            }
+            end = index
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
     }
 
 }
