@@ -124,7 +124,7 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
             let host = CurlLoopGroupState.hostKey(of: request.url)
             guard let picked = loops.loop(forHost: host) else { throw Self.shutDownError }
             // The loop's load counts the call until the caller has its outcome (``CurlLoopGroupState``).
-            defer { loops.ended(host: host, loop: picked.index) }
+            defer { loops.ended(slot: picked.slot, loop: picked.index) }
             let loop = picked.loop
             let exchange = CurlExchange(request, origin: picked.origin, context: context, sink: sink, options: configuration, loop: loop)
             try context.deadlineCut?.exchangeStarted(exchange)
