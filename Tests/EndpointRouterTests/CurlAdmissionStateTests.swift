@@ -14,7 +14,7 @@ struct CurlAdmissionStateTests {
         var description: String { "\(id)" }
     }
 
-    typealias Machine = CurlAdmissionState<Transfer>
+    typealias Machine = CurlAdmissionState<Transfer, String>
 
     /// Adds `transfers` to `host` and returns what each got.
     static func add(_ transfers: some Sequence<Int>, to host: String, on machine: inout Machine) -> [Machine.AddAction] {

@@ -68,11 +68,21 @@
             var calls: [Task<Result<Int, HTTPClientError>, Never>] = []
             for index in 0..<2 { calls.append(Task { await Self.get(server, "first\(index)", on: transport) }) }
             #expect(try await Self.requests(2, on: server))
-            // One at a time, so that the order they reach the loop is the order they are made.
+            // One at a time, each seen running before the next is made, so that the order they reach
+            // the loop is the order they are made even when the parallel suite keeps the
+            // cooperative pool busy (a task made but not yet run let a later call overtake it).
+            let started = Locked(0)
             for index in 0..<12 {
-                calls.append(Task { await Self.get(server, "held\(index)", on: transport) })
+                calls.append(
+                    Task {
+                        started.withLock { $0 += 1 }
+                        return await Self.get(server, "held\(index)", on: transport)
+                    })
+                let limit = ContinuousClock.now + .seconds(5)
+                while started.withLock({ $0 }) <= index && ContinuousClock.now < limit { try await Task.sleep(for: .milliseconds(1)) }
                 try await Task.sleep(for: .milliseconds(15))
             }
+            #expect(started.withLock { $0 } == 12)
             try await Task.sleep(for: .milliseconds(100))
             gate.open()
             // Later calls keep arriving while the held ones are being served.

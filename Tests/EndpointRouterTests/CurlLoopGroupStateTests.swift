@@ -11,7 +11,7 @@ struct CurlLoopGroupStateTests {
     /// Starts `count` calls to `host` and returns the loop of each.
     static func start(_ count: Int, to host: String, on machine: inout Machine) -> [Int] {
         (0..<count).map { _ in
-            guard case .send(let loop) = machine.callStarted(host: host) else { return -1 }
+            guard case .send(let loop, _, _) = machine.callStarted(host: host) else { return -1 }
             return loop
         }
     }
@@ -23,8 +23,9 @@ struct CurlLoopGroupStateTests {
 
     @Test func aLoopCountBelowOneMakesOneLoop() {
         var machine = Machine(loopCount: 0)
-        #expect(machine.callStarted(host: "a") == .send(loop: 0))
-        #expect(machine.state == .running(.init(inFlight: [1], hosts: ["a": .init(inFlight: [1], lastLoop: 0)])))
+        #expect(machine.callStarted(host: "a") == .send(loop: 0, slot: 0, origin: 0))
+        let load = Machine.HostLoad(inFlight: [1], lastLoop: 0, origin: 0)
+        #expect(machine.state == .running(.init(inFlight: [1], slots: ["a": 0], loads: [load], nextOrigin: 1)))
     }
 
     /// Issue 41: calls to one host at once use every loop, evenly.
@@ -39,19 +40,20 @@ struct CurlLoopGroupStateTests {
     @Test func callsOneAfterAnotherStayOnOneLoop() {
         var machine = Machine(loopCount: 4)
         for _ in 0..<5 {
-            #expect(machine.callStarted(host: "a") == .send(loop: 0))
-            machine.callEnded(host: "a", loop: 0)
+            #expect(machine.callStarted(host: "a") == .send(loop: 0, slot: 0, origin: 0))
+            machine.callEnded(slot: 0, loop: 0)
         }
-        #expect(machine.state == .running(.init(inFlight: [0, 0, 0, 0], hosts: ["a": .init(inFlight: [0, 0, 0, 0], lastLoop: 0)])))
+        let idle = Machine.HostLoad(inFlight: [0, 0, 0, 0], lastLoop: 0, origin: 0)
+        #expect(machine.state == .running(.init(inFlight: [0, 0, 0, 0], slots: ["a": 0], loads: [idle], nextOrigin: 1)))
     }
 
     /// Once idle, a host goes back to the loop of its latest call rather than to the lowest.
     @Test func anIdleHostPrefersItsLatestLoop() {
         var machine = Machine(loopCount: 2)
         #expect(Self.start(2, to: "a", on: &machine) == [0, 1])
-        machine.callEnded(host: "a", loop: 0)
-        machine.callEnded(host: "a", loop: 1)
-        #expect(machine.callStarted(host: "a") == .send(loop: 1))
+        machine.callEnded(slot: 0, loop: 0)
+        machine.callEnded(slot: 0, loop: 1)
+        #expect(machine.callStarted(host: "a") == .send(loop: 1, slot: 0, origin: 0))
     }
 
     /// A new host goes where the fewest calls are, every host together.
@@ -60,21 +62,23 @@ struct CurlLoopGroupStateTests {
         #expect(Self.start(1, to: "a", on: &machine) == [0])
         #expect(Self.start(1, to: "b", on: &machine) == [1])
         #expect(Self.start(1, to: "c", on: &machine) == [2])
-        machine.callEnded(host: "b", loop: 1)
+        machine.callEnded(slot: 1, loop: 1)
         #expect(Self.start(1, to: "d", on: &machine) == [1])
     }
 
     /// An end never counts below zero, and an end for a loop that does not exist changes nothing.
     @Test func endsThatDoNotMatchAStartChangeNothingBelowZero() {
         var machine = Machine(loopCount: 2)
-        machine.callEnded(host: "a", loop: 0)
-        machine.callEnded(host: "a", loop: 5)
-        machine.callEnded(host: "a", loop: -1)
+        machine.callEnded(slot: 0, loop: 0)
+        machine.callEnded(slot: 0, loop: 5)
+        machine.callEnded(slot: 0, loop: -1)
         #expect(machine.state == .running(.init(inFlight: [0, 0])))
         _ = machine.callStarted(host: "a")
-        machine.callEnded(host: "a", loop: 0)
-        machine.callEnded(host: "a", loop: 0)
-        #expect(machine.state == .running(.init(inFlight: [0, 0], hosts: ["a": .init(inFlight: [0, 0], lastLoop: 0)])))
+        machine.callEnded(slot: 0, loop: 0)
+        machine.callEnded(slot: 0, loop: 0)
+        machine.callEnded(slot: 7, loop: 0)
+        let idle = Machine.HostLoad(inFlight: [0, 0], lastLoop: 0, origin: 0)
+        #expect(machine.state == .running(.init(inFlight: [0, 0], slots: ["a": 0], loads: [idle], nextOrigin: 1)))
     }
 
     @Test func shutdownStopsTheLoopsOnceAndRefusesLaterCalls() {
@@ -84,7 +88,7 @@ struct CurlLoopGroupStateTests {
         #expect(machine.state == .shutDown)
         #expect(machine.shutdown() == .none)
         #expect(machine.callStarted(host: "a") == .refuse)
-        machine.callEnded(host: "a", loop: 0)
+        machine.callEnded(slot: 0, loop: 0)
         #expect(machine.state == .shutDown)
     }
 
@@ -95,19 +99,36 @@ struct CurlLoopGroupStateTests {
         _ = machine.callStarted(host: "busy")
         for index in 0..<(Machine.hostLimit * 3) {
             let host = "idle\(index)"
-            guard case .send(let loop) = machine.callStarted(host: host) else {
+            guard case .send(let loop, let slot, _) = machine.callStarted(host: host) else {
                 Issue.record("refused")
                 return
             }
-            machine.callEnded(host: host, loop: loop)
+            machine.callEnded(slot: slot, loop: loop)
         }
         guard case .running(let running) = machine.state else {
             Issue.record("\(machine.state)")
             return
         }
-        #expect(running.hosts.count <= Machine.hostLimit)
-        #expect(running.hosts["busy"]?.inFlight.reduce(0, +) == 1)
+        #expect(running.slots.count <= Machine.hostLimit)
+        #expect(running.loads.count <= Machine.hostLimit, "a forgotten host's slot is reused")
+        #expect(running.load(of: "busy")?.inFlight.reduce(0, +) == 1)
         #expect(running.inFlight.reduce(0, +) == 1)
+        // A forgotten host seen again is a new host to the loops' admission: another origin.
+        #expect(running.load(of: "busy")?.origin == 0)
+        guard case .send(let loop, _, let origin) = machine.callStarted(host: "idle0") else {
+            Issue.record("refused")
+            return
+        }
+        #expect(loop == 1 && origin == Machine.hostLimit * 3 + 1)
+    }
+
+    /// Each host its own origin, kept while the host is remembered.
+    @Test func eachHostHasItsOwnOrigin() {
+        var machine = Machine(loopCount: 2)
+        #expect(machine.callStarted(host: "a") == .send(loop: 0, slot: 0, origin: 0))
+        #expect(machine.callStarted(host: "b") == .send(loop: 1, slot: 1, origin: 1))
+        machine.callEnded(slot: 0, loop: 0)
+        #expect(machine.callStarted(host: "a") == .send(loop: 0, slot: 0, origin: 0))
     }
 
     /// The per-host limit split between the loops adds up to it, each loop with at least one.

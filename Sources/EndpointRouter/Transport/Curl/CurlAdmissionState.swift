@@ -16,7 +16,10 @@
 /// which transfers are held: a held transfer lives in its host's queue, whole (the loop's easy handle
 /// and exchange), and comes back in the action that starts or ends it, so the loop keeps no table of
 /// its own. Events after `add` name a transfer by its `id`, the easy handle libcurl reports it by.
-struct CurlAdmissionState<Transfer: Identifiable> {
+///
+/// `Origin` names a host: the loop group's integer id of it (``CurlLoopGroupState/HostLoad/origin``),
+/// whose hash costs a fraction of the host text's.
+struct CurlAdmissionState<Transfer: Identifiable, Origin: Hashable & Comparable> {
     struct Host {
         /// Transfers of the host on the multi.
         var admitted = 0
@@ -57,13 +60,13 @@ struct CurlAdmissionState<Transfer: Identifiable> {
     /// A transfer added and not yet removed: its host, and whether it is on the multi (held, it is in
     /// its host's queue).
     struct Known: Equatable {
-        var host: String
+        var host: Origin
         var isAdmitted: Bool
     }
 
-    /// By host key (``CurlLoopGroupState/hostKey(of:)``). Stored properties, not an enum's payload:
+    /// By host (its origin id). Stored properties, not an enum's payload:
     /// an event changes them in place, with no copy of the tables per transfer.
-    private(set) var hosts: [String: Host] = [:]
+    private(set) var hosts: [Origin: Host] = [:]
     private(set) var transfers: [Transfer.ID: Known] = [:]
     /// The loop stopped: nothing goes on the multi any more.
     private(set) var isClosed = false
@@ -97,7 +100,7 @@ struct CurlAdmissionState<Transfer: Identifiable> {
     }
 
     /// A transfer to `host` is ready to start.
-    mutating func add(_ transfer: Transfer, host: String) -> AddAction {
+    mutating func add(_ transfer: Transfer, host: Origin) -> AddAction {
         guard !isClosed else { return .refuse }
         // One hash of the host per event, then its entry by index, changed in place (a copy of the
         // entry would copy its queue): the tables cost about 6,000 instructions a call when each

@@ -24,8 +24,8 @@
         }
 
         let request: OutgoingRequest
-        /// The request's origin (``CurlLoopGroupState/hostKey(of:)``), for the loop's admission.
-        let host: String
+        /// The id of the request's origin (``CurlLoopGroupState/HostLoad/origin``), for the loop's admission.
+        let origin: Int
         let context: CallContext
         let sink: any ResponseBodySink
         /// The sink, when it is a stream's: it can tell at once, on the loop thread, whether it has
@@ -54,11 +54,11 @@
         var decoding: CurlBodyDecoding?
 
         init(
-            _ request: OutgoingRequest, host: String, context: CallContext, sink: any ResponseBodySink,
+            _ request: OutgoingRequest, origin: Int, context: CallContext, sink: any ResponseBodySink,
             options: CurlTransport.Configuration, loop: CurlLoop
         ) {
             self.request = request
-            self.host = host
+            self.origin = origin
             self.context = context
             self.sink = sink
             // The sink's kind is read from its type: casts to a protocol (`as? any P`) cost about

@@ -41,7 +41,7 @@
         private var running: [UnsafeMutableRawPointer: CurlExchange] = [:]
         /// Which of the exchanges added go on the multi now, per host, and the ones set up and waiting
         /// for their host's turn: not on the multi, so not ``isRunning(_:)``. Loop thread only.
-        private var admission: CurlAdmissionState<Transfer>
+        private var admission: CurlAdmissionState<Transfer, Int>
         private let shutDownError: HTTPClientError = .transport(
             .resourceUnavailable, "this CurlTransport was shut down; create a new one")
 
@@ -108,7 +108,7 @@
         /// Puts `exchange`'s transfer on the multi, or holds it until its host has room; either way
         /// it ends in ``remove(_:)``.
         func add(_ easy: UnsafeMutableRawPointer, for exchange: CurlExchange) {
-            switch admission.add(Transfer(easy: easy, exchange: exchange), host: exchange.host) {
+            switch admission.add(Transfer(easy: easy, exchange: exchange), host: exchange.origin) {
             case .admit: start(easy, for: exchange)
             case .hold: break
             case .refuse: exchange.cancel(shutDownError)

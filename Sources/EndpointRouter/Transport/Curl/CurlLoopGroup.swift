@@ -31,18 +31,19 @@
             state = Locked(CurlLoopGroupState(loopCount: loops.count))
         }
 
-        /// The loop for a new call to `host` (``CurlLoopGroupState/hostKey(of:)``), with its index for
-        /// ``ended(host:loop:)``; `nil` once shut down.
-        func loop(forHost host: String) -> (loop: CurlLoop, index: Int)? {
+        /// The loop for a new call to `host` (``CurlLoopGroupState/hostKey(of:)``), with its index and
+        /// the host's slot for ``ended(slot:loop:)``, and the host's id for the loop's admission; `nil`
+        /// once shut down.
+        func loop(forHost host: String) -> (loop: CurlLoop, index: Int, slot: Int, origin: Int)? {
             switch state.withLock({ $0.callStarted(host: host) }) {
-            case .send(let index): return (loops[index], index)
+            case .send(let index, let slot, let origin): return (loops[index], index, slot, origin)
             case .refuse: return nil
             }
         }
 
-        /// The call to `host` on loop `index` has its outcome.
-        func ended(host: String, loop index: Int) {
-            state.withLock { $0.callEnded(host: host, loop: index) }
+        /// The call given `slot` and loop `index` by ``loop(forHost:)`` has its outcome.
+        func ended(slot: Int, loop index: Int) {
+            state.withLock { $0.callEnded(slot: slot, loop: index) }
         }
 
         /// Stops every loop (idempotent): each ends its exchanges with the shut-down error.
