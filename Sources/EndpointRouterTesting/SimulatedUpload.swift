@@ -36,8 +36,10 @@ enum SimulatedUpload {
         let piece = Int64(BodyDelivery.pieceSize)
         var sent: Int64 = 0
         while sent < length {
-            if Task.isCancelled { throw .cancelled }
             if sent > 0 { await Task.yield() }
+            // After the yield, not before it: the task that runs meanwhile may cancel the call, and a
+            // cancelled call's closure must see no more of the body go out.
+            if Task.isCancelled { throw .cancelled }
             sent = min(length, sent + piece)
             context.reportUpload(sentBytes: sent, totalBytes: length)
         }
