@@ -20,6 +20,15 @@
             return Int(seconds) * 1000 + Int(fraction) + 1000
         }
 
+        /// Sets libcurl's backstop again from the time left now, for a transfer the loop's admission
+        /// held and now starts: libcurl counts its timeout from when the transfer goes on the multi,
+        /// so the one set in ``setUp()`` would end the call late by the time held. Only held transfers
+        /// come here; one admitted at once keeps the value ``setUp()`` gave it.
+        func restartBackstop() {
+            guard let easy, let backstop = Self.backstopMilliseconds(remaining: context.remainingTime) else { return }
+            _ = libcurl_easy_setopt_long(easy, CurlOption.timeoutMilliseconds, backstop)
+        }
+
         /// Makes the easy handle for the request; returns why it cannot be made, if it cannot.
         func setUp() -> HTTPClientError? {
             guard let easy = loop.handle() else {

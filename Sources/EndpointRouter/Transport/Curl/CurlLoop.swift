@@ -126,6 +126,7 @@
 
         /// Starts the held transfers admission lets go, in its order.
         private func admit(_ released: [Transfer]) {
+            for transfer in released { transfer.exchange.restartBackstop() }
             for transfer in released { start(transfer.easy, for: transfer.exchange) }
         }
 
