@@ -35,14 +35,23 @@ def latency(values):
     return f"{median / 1000:.2f} ms" if median >= 1000 else f"{median:.0f} µs"
 
 
-def main(path):
-    # (protocol, scenario) -> round -> side -> result
+def read(path, key):
+    """The results in `path` as (protocol, scenario) -> round -> key(entry) -> result, and the
+    sides they ran: `key` tells apart the results of one round (the side, or the revision in
+    `--compare`, where every result is the same side's)."""
     table = collections.defaultdict(lambda: collections.defaultdict(dict))
+    sides = set()
     with open(path) as f:
         for line in f:
             entry = json.loads(line)
             result = entry["result"]
-            table[(entry["protocol"], result["scenario"])][entry["round"]][result["side"]] = result
+            table[(entry["protocol"], result["scenario"])][entry["round"]][key(entry)] = result
+            sides.add(result["side"])
+    return table, sides
+
+
+def main(path):
+    table, _ = read(path, lambda entry: entry["result"]["side"])
     rounds = max((len(r) for r in table.values()), default=0)
     print(f"Medians over {rounds} round(s); min–max in brackets. Ratios: library ÷ other, requests per second.")
     print()
@@ -71,15 +80,8 @@ def main(path):
 
 
 def compare(path, before_name, after_name):
-    # (protocol, scenario) -> round -> "before"/"after" -> result
-    table = collections.defaultdict(lambda: collections.defaultdict(dict))
-    sides = set()
-    with open(path) as f:
-        for line in f:
-            entry = json.loads(line)
-            result = entry["result"]
-            table[(entry["protocol"], result["scenario"])][entry["round"]][entry["revision"]] = result
-            sides.add(result["side"])
+    # Each round's results by revision: "before" and "after".
+    table, sides = read(path, lambda entry: entry["revision"])
     rounds = max((len(r) for r in table.values()), default=0)
     print(f"before: {before_name}  \nafter: {after_name}  \nside: {', '.join(sorted(sides))}; {rounds} round(s), "
           "the two revisions in alternating turns. Ratio: after ÷ before, requests per second, within each round; "
