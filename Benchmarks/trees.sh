@@ -44,4 +44,7 @@ same_benchmark_package() {
         mkdir -p "$2"
         package_files "$1" | (cd "$1" && tar -cf - -T -) | (cd "$2" && tar -xf -)
     fi
+    # A revision from before `idleSpin` has none to set: its loops never spin.
+    grep -qs "public var idleSpin" "$2/../Sources/EndpointRouter/Transport/Curl/CurlTransport+Configuration.swift" ||
+        sed -i '/BENCH_CURL_IDLE_SPIN_US"\]/,/^    }/d' "$2/Sources/BenchmarkFixtures/NginxAPI.swift"
 }

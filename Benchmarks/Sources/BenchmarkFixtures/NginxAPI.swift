@@ -68,12 +68,17 @@ public enum NginxOnCurl: HTTPClient {
 /// The `CurlTransport` of the benchmarks; a machine without libcurl ends the benchmark loudly
 /// rather than measuring another transport under its name. `BENCH_CURL_LOOPS` sets its
 /// `loopCount` (issue 41: one loop against several), the default otherwise; `BENCH_CA_FILE` its
-/// trusted CA (the TLS benchmarks), `BENCH_CURL_CONNECTIONS` its connections per host (diagnosis).
+/// trusted CA (the TLS benchmarks), `BENCH_CURL_CONNECTIONS` its connections per host (diagnosis),
+/// `BENCH_CURL_IDLE_SPIN_US` its `idleSpin` in microseconds (`instructions` sets 0: under valgrind
+/// a spin's instructions measure how long valgrind took to post the next call, not work).
 public let benchmarkCurlTransport: CurlTransport = {
     var configuration = CurlTransport.Configuration()
     if let loops = ProcessInfo.processInfo.environment["BENCH_CURL_LOOPS"].flatMap(Int.init) { configuration.loopCount = loops }
     if let connections = ProcessInfo.processInfo.environment["BENCH_CURL_CONNECTIONS"].flatMap(Int.init) {
         configuration.maximumConnectionsPerHost = connections
+    }
+    if let spin = ProcessInfo.processInfo.environment["BENCH_CURL_IDLE_SPIN_US"].flatMap(Int.init) {
+        configuration.idleSpin = .microseconds(spin)
     }
     configuration.certificateAuthorityFile = benchmarkCAFile
     do {

@@ -33,6 +33,9 @@
             var commands: [Command] = []
             /// False once the loop stopped: the multi handle is gone and nothing more is taken.
             var isOpen = true
+            /// Whether the loop waits in `curl_multi_poll` (or is about to), so that a command must
+            /// wake it; while it runs it takes the commands without a wake-up.
+            var isWaiting = false
         }
 
         private let inbox = Locked(Inbox())
@@ -63,14 +66,17 @@
         static let idleHandleLimit = 32
         /// Set when the loop stops: handles are freed from then on, not kept. Loop thread only.
         private var isClosing = false
+        /// Whether the loop spins before it sleeps once its transfers end. Loop thread only.
+        private var idleSpin: CurlIdleSpin
 
         /// The loop thread's name, as `top -H`, `perf` and debuggers show it.
         static let threadName = "ER.CurlLoop"
 
         /// Starts a loop thread, or returns `nil` when libcurl cannot make a multi handle.
-        init?(maximumConnectionsPerHost: Int) {
+        init?(maximumConnectionsPerHost: Int, idleSpin: Duration) {
             guard let multi = libcurl_multi_init() else { return nil }
             self.multi = multi
+            self.idleSpin = CurlIdleSpin(budget: idleSpin)
             // The same limit twice: admission keeps libcurl's own pending queue empty, and libcurl's
             // stays as the bound should a transfer be counted differently (a proxy, a redirect).
             admission = CurlAdmissionState(limit: maximumConnectionsPerHost)
@@ -92,10 +98,12 @@
             inbox.withLock { inbox in
                 guard inbox.isOpen else { return false }
                 inbox.commands.append(command)
-                // Only the first command of a batch wakes the loop: the others find it woken and not
-                // yet drained, and it takes them all at once. Under the lock: the loop frees the multi
-                // only after closing the inbox under it.
-                if inbox.commands.count == 1 { _ = libcurl_multi_wakeup(multi) }
+                // Only a waiting loop is woken, once: a running one drains the inbox before it waits
+                // again. Under the lock: the loop frees the multi only after closing the inbox under it.
+                if inbox.isWaiting {
+                    inbox.isWaiting = false
+                    _ = libcurl_multi_wakeup(multi)
+                }
                 return true
             }
         }
@@ -188,9 +196,11 @@
             var ready: Int32 = 0
             while true {
                 let commands = inbox.withLock { inbox in
+                    inbox.isWaiting = false
                     defer { inbox.commands.removeAll(keepingCapacity: true) }
                     return inbox.commands
                 }
+                if !commands.isEmpty && idleSpin.isIdle { idleSpin.tookCommands(at: Self.now()) }
                 for (index, command) in commands.enumerated() {
                     switch command {
                     case .start(let exchange, let continuation): exchange.start(continuation)
@@ -210,17 +220,41 @@
                 _ = libcurl_multi_perform(multi, &active)
                 var easy: UnsafeMutableRawPointer?
                 var result: Int32 = 0
+                var completed = false
                 while libcurl_multi_next_done(multi, &easy, &result) == 1 {
+                    completed = true
                     guard let easy, let exchange = running[easy] else { continue }
                     // Before the exchange ends: an HTTP/2 host's held transfers start at once, not one by one.
                     admit(admission.completed(easy, multiplexed: multiplexed(easy)))
                     exchange.complete(result)
                 }
-                // A transfer that yielded may have its last bytes held by libcurl and none on its socket:
-                // no waiting for the socket then.
-                _ = libcurl_multi_poll(multi, yielded.isEmpty ? 1000 : 0, &ready)
+                if completed && idleSpin.budget > 0 && running.isEmpty && yielded.isEmpty,
+                    case .spin(let deadline) = idleSpin.ranOutOfTransfers(at: Self.now())
+                {
+                    spin(until: deadline)
+                }
+                // A transfer that yielded may have its last bytes held by libcurl and none on its socket,
+                // and a command taken while the loop ran had no wake-up: no waiting for the socket then.
+                let wait =
+                    yielded.isEmpty
+                    && inbox.withLock { inbox in
+                        guard inbox.commands.isEmpty else { return false }
+                        inbox.isWaiting = true
+                        return true
+                    }
+                _ = libcurl_multi_poll(multi, wait ? 1000 : 0, &ready)
             }
         }
+
+        /// Looks at the inbox until `deadline` (``CurlIdleSpin``), and stops at the first command.
+        private func spin(until deadline: UInt64) {
+            while Self.now() < deadline {
+                if inbox.withLock({ !$0.commands.isEmpty }) { return }
+            }
+        }
+
+        /// A monotonic clock in nanoseconds, for ``CurlIdleSpin``: read only around an idle stretch.
+        private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
         private func close(refusing unrun: ArraySlice<Command>) {
             isClosing = true

@@ -16,10 +16,10 @@
 
         /// Starts `loopCount` loops (at most one per connection allowed to a host, at least one), or
         /// returns `nil` when libcurl cannot make a multi handle for one of them.
-        init?(loopCount: Int, maximumConnectionsPerHost: Int) {
+        init?(loopCount: Int, maximumConnectionsPerHost: Int, idleSpin: Duration) {
             var loops: [CurlLoop] = []
             for share in CurlLoopGroupState.connectionShares(of: maximumConnectionsPerHost, across: loopCount) {
-                guard let loop = CurlLoop(maximumConnectionsPerHost: share) else {
+                guard let loop = CurlLoop(maximumConnectionsPerHost: share, idleSpin: idleSpin) else {
                     // No memory for a multi handle: the per-host limit was split for every loop, so
                     // the loops made so far alone would open fewer connections than configured.
                     for loop in loops { loop.stop() }

@@ -76,7 +76,8 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
             }
             guard
                 let loops = CurlLoopGroup(
-                    loopCount: configuration.loopCount, maximumConnectionsPerHost: configuration.maximumConnectionsPerHost)
+                    loopCount: configuration.loopCount, maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
+                    idleSpin: configuration.idleSpin)
             else {
                 throw .transport(.resourceUnavailable, "libcurl could not make a multi handle (out of memory)")
             }
