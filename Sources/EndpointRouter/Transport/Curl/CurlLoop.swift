@@ -45,8 +45,8 @@
         /// Which of the exchanges added go on the multi now, per host, and the ones set up and waiting
         /// for their host's turn: not on the multi, so not ``isRunning(_:)``. Loop thread only.
         private var admission: CurlAdmissionState<Transfer, Int>
-        private let shutDownError: HTTPClientError = .transport(
-            .resourceUnavailable, "this CurlTransport was shut down; create a new one")
+        /// What a call the loop ends at shutdown fails with: the transport's one message for it.
+        private var shutDownError: HTTPClientError { CurlTransport.shutDownError }
 
         /// Body bytes one transfer may take in one round of `curl_multi_perform` while others run.
         /// libcurl reads a fast socket for as long as it stays readable, so without a bound eight fast

@@ -106,7 +106,7 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
         /// The error of a call after ``shutdown()``, made only then: a `URLError` with its user info
         /// costs about 2,500 instructions, which every call paid when it was made up front (callgrind,
         /// `SIDES=library Benchmarks/instructions curl`, sequential GET).
-        private static var shutDownError: HTTPClientError {
+        static var shutDownError: HTTPClientError {
             .transport(.resourceUnavailable, "this CurlTransport was shut down; create a new one")
         }
     #endif
