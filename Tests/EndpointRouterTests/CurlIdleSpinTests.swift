@@ -84,7 +84,7 @@
             let transport = try CurlTransport(configuration: configuration)
             defer { transport.shutdown() }
             let clock = ContinuousClock()
-            let inARow = try await clock.measure {
+            let inARow = await clock.measure {
                 for index in 0..<30 {
                     let result = await CurlLoopGroupTests.get(server, "n\(index)", on: transport)
                     #expect((try? result.get()) == 200, "\(result)")
