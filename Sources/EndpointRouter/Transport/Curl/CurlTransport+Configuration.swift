@@ -90,7 +90,7 @@ extension CurlTransport {
         public var loopCount: Int
         /// How long a loop whose transfers all ended keeps looking for the next call before it
         /// sleeps: a caller making calls one after another then finds it awake, and its call skips a
-        /// thread wake-up (measured: 1.12–1.28× sequential requests a second, `Benchmarks/README.md`).
+        /// thread wake-up (measured: 1.16–1.29× sequential requests a second, `Benchmarks/README.md`).
         /// A loop spins only while calls come that soon: after a call that came later, it sleeps at
         /// once until one comes early again, so an idle transport burns no CPU. At most 1 ms counts;
         /// `.zero` never spins.
