@@ -134,8 +134,10 @@
 
         /// Starts the held transfers admission lets go, in its order.
         private func admit(_ released: [Transfer]) {
-            for transfer in released { transfer.exchange.restartBackstop() }
-            for transfer in released { start(transfer.easy, for: transfer.exchange) }
+            for transfer in released {
+                transfer.exchange.restartBackstop()
+                start(transfer.easy, for: transfer.exchange)
+            }
         }
 
         /// `exchange` paused for the rest of this round (``roundBudget``); it resumes at the next.
