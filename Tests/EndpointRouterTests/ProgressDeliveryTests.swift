@@ -124,6 +124,11 @@ struct ProgressDeliveryTests {
         let total: Int64 = 10_000
         // The reporting thread is never held by the closure: 10,000 reports take far less than one
         // 20 ms delivery each would.
+        // The reporting thread stays alive until the deliveries are checked: a thread that ended
+        // may have its `pthread_t` given to a Dispatch worker started later, and a delivery there
+        // would look like one on the reporting thread.
+        let checked = DispatchSemaphore(value: 0)
+        defer { checked.signal() }
         let (reporting, reportingThread) = await withCheckedContinuation { (continuation: CheckedContinuation<(Duration, UInt), Never>) in
             Thread {
                 let start = ContinuousClock.now
@@ -132,6 +137,7 @@ struct ProgressDeliveryTests {
                     reporter.report(TransferProgress(completedBytes: sent, expectedBytes: total))
                 }
                 continuation.resume(returning: (start.duration(to: .now), Self.currentThreadID()))
+                _ = checked.wait(timeout: .now() + 30)
             }.start()
         }
         #expect(reporting < .seconds(2), "10,000 reports took \(reporting)")
