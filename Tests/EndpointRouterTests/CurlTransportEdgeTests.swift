@@ -94,12 +94,18 @@
             defer { server.stop() }
             let transport = try CurlTransport()
             let url = try #require(URL(string: template.replacingOccurrences(of: "PORT", with: "\(server.port)")))
-            do {
-                _ = try await transport.send(
-                    OutgoingRequest(method: .get, url: url), context: testContext(), sink: MemoryBodySink(limit: nil))
-                Issue.record("\(url) was sent")
-            } catch {
-                #expect(error.caseName == "badURL", "\(error)")
+            // Also with a context that vouches for another URL, as the pipeline's does for the URL it
+            // checked: the transport skips its check for that URL only.
+            var vouched = testContext()
+            vouched.checkedURL = server.baseURL + "/"
+            for context in [testContext(), vouched] {
+                do {
+                    _ = try await transport.send(
+                        OutgoingRequest(method: .get, url: url), context: context, sink: MemoryBodySink(limit: nil))
+                    Issue.record("\(url) was sent")
+                } catch {
+                    #expect(error.caseName == "badURL", "\(error)")
+                }
             }
             #expect(server.connectionCount == 0)
         }

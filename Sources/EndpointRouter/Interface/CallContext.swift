@@ -54,6 +54,9 @@ public struct CallContext: Sendable {
     /// The call's deadline when it runs in its caller's task (``Deadline/runInCallerTask(until:cut:_:)``):
     /// a ``CuttableTransport`` registers each exchange with it.
     var deadlineCut: DeadlineCut?
+    /// The text of the URL ``RequestChecks`` passed after the last middleware: a transport handed
+    /// that URL need not check it again. `nil` for a context made outside the pipeline.
+    var checkedURL: String?
     /// The headers ``RequestChecks`` passed after the last middleware: a transport handed exactly
     /// these (the same storage compares equal at once) need not check them again. `nil` for a context
     /// made outside the pipeline, whose caller checked nothing.

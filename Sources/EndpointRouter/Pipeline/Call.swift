@@ -83,6 +83,7 @@ struct Call: Sendable {
         let terminal: HTTPMiddleware.Next = { request, context throws(HTTPClientError) in
             try RequestChecks.check(request)
             var context = context
+            context.checkedURL = request.url.absoluteString
             context.checkedHeaders = request.headers
             var policy = redirectPolicy
             policy.sensitiveHeaders.formUnion(context.options.credentialHeaders)

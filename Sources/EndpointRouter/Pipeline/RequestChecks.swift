@@ -24,11 +24,21 @@ enum RequestChecks {
     /// path in. A transport called directly checks it too, since libcurl would otherwise speak
     /// `gopher://`, `dict://` or `file://` for whoever hands it such a URL.
     static func checkURL(_ url: URL) throws(HTTPClientError) {
+        // The host as written: whether it is empty does not depend on decoding it, and decoding cost
+        // about 500 instructions a call.
         guard let scheme = url.scheme, scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https"),
-            url.host?.isEmpty == false
+            url.host(percentEncoded: true)?.isEmpty == false
         else {
             throw .badURL("'\(printable(RedactedURL.text(of: url)))' is not an http or https URL")
         }
+    }
+
+    /// Checks the URL a transport is handed, unless it is the one the pipeline checked
+    /// (`context.checkedURL`): a transport used directly, or a redirect hop, is checked. Compared by
+    /// text, what the check reads; the pipeline's own text is the same storage and compares at once.
+    static func checkURL(_ url: URL, in context: CallContext) throws(HTTPClientError) {
+        if let checked = context.checkedURL, checked == url.absoluteString { return }
+        try checkURL(url)
     }
 
     /// Checks the headers a transport is handed, unless they are the ones the pipeline checked

@@ -117,7 +117,7 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
     {
         if Task.isCancelled { throw .cancelled }
         // The pipeline has checked already; a caller using the transport directly has not.
-        try RequestChecks.checkURL(request.url)
+        try RequestChecks.checkURL(request.url, in: context)
         try RequestChecks.checkHeaders(request.headers, in: context)
         #if os(Linux)
             // Once per call: the group counts its load by it, and gives the host's integer id (`origin`)
