@@ -68,6 +68,24 @@ struct ResponseShapeTests {
 
     struct Question: Decodable, Equatable { let id: Int }
 
+    /// `Data`, `String` and `EmptyResponse`, and the optionals of `Data` and `EmptyResponse`, take
+    /// a body that is not JSON without a decoder; a model type still goes through the decoder.
+    @Test func rawBodyTypesAndTheirOptionalsNeedNoJSON() async throws {
+        let text = "not JSON: <html>"
+        let answer = Answer(status: 200, body: text)
+        #expect(try await answer.request(type: Data.self).get() == Data(text.utf8))
+        #expect(try await answer.request(type: Data?.self).get() == Data(text.utf8))
+        #expect(try await answer.request(type: String.self).get() == text)
+        #expect(try await answer.request(type: EmptyResponse.self).get() == EmptyResponse())
+        #expect(try await answer.request(type: EmptyResponse?.self).get() == EmptyResponse())
+        let empty = Answer(status: 204, body: "")
+        #expect(try await empty.request(type: EmptyResponse?.self).get() == EmptyResponse())
+        guard case .failure(.decodingFailed) = await answer.request(type: [String: Int].self) else {
+            Issue.record("a model type was answered without the decoder")
+            return
+        }
+    }
+
     @Test func aValueUnderOneKey() async throws {
         let body = #"{"items": [{"id": 1}, {"id": 2}], "has_more": false}"#
         let questions = try await Answer(status: 200, body: body).request(type: [Question].self, at: "items").get()
