@@ -15,6 +15,27 @@ import Testing
         }
     }
 
+    /// The check reads the host as written: a host that is empty however it is spelled (nothing
+    /// before the port, only user information) is refused, as is every other scheme; a host that is
+    /// only percent-encoding is a host.
+    @Test(arguments: [
+        "http://:80/", "http://@/x", "https://user:pw@:443/", "http:/x", "http:x", "HTTP:", "gopher://h/", "file:///etc/passwd",
+        "ftp://h/", "httpx://h/", "ws://h/", "//h/x", "h/x",
+    ])
+    func aURLWithoutHTTPOrAHostIsRefused(_ text: String) {
+        guard let url = URL(string: text) else {
+            Issue.record("\(text) is not a URL: the test checks nothing")
+            return
+        }
+        #expect(Self.refusal(url, testContext())?.caseName == "badURL", "\(text) passed")
+    }
+
+    @Test(arguments: ["http://%41/", "HTTPS://Example.COM/a/../b", "http://127.0.0.1:1/.", "https://[::1]:8443/"])
+    func aURLWithHTTPAndAHostPasses(_ text: String) throws {
+        let url = try #require(URL(string: text))
+        #expect(Self.refusal(url, testContext()) == nil, "\(text) was refused")
+    }
+
     @Test func onlyTheURLThePipelineCheckedIsTrusted() throws {
         let hostile = try #require(URL(string: "gopher://127.0.0.1:70/_x"))
         var context = testContext()

@@ -122,13 +122,13 @@ struct ProgressDeliveryTests {
         let deliveries = Deliveries(sleeping: 0.02)
         let reporter = ProgressReporter(deliveries.handler)
         let total: Int64 = 10_000
-        // The reporting thread is never held by the closure: 10,000 reports take far less than one
-        // 20 ms delivery each would.
         // The reporting thread stays alive until the deliveries are checked: a thread that ended
         // may have its `pthread_t` given to a Dispatch worker started later, and a delivery there
         // would look like one on the reporting thread.
         let checked = DispatchSemaphore(value: 0)
         defer { checked.signal() }
+        // The reporting thread is never held by the closure: 10,000 reports take far less than one
+        // 20 ms delivery each would.
         let (reporting, reportingThread) = await withCheckedContinuation { (continuation: CheckedContinuation<(Duration, UInt), Never>) in
             Thread {
                 let start = ContinuousClock.now
