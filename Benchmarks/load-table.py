@@ -56,8 +56,9 @@ def main(path):
     print(f"Medians over {rounds} round(s); min–max in brackets. Ratios: library ÷ other, requests per second.")
     print()
     print("| protocol | scenario | library req/s | ÷ ahc-tuned | ÷ raw-curl | ÷ urlsession "
-          "| p50 library / ahc-tuned / raw-curl | p99 library / ahc-tuned / raw-curl | CPU µs/req library / ahc-tuned |")
-    print("|---|---|---:|---:|---:|---:|---|---|---|")
+          "| p50 library / ahc-tuned / raw-curl | p99 library / ahc-tuned / raw-curl | CPU µs/req library / ahc-tuned "
+          "| minor faults/req library / ahc-tuned |")
+    print("|---|---|---:|---:|---:|---:|---|---|---|---|")
     for protocol in PROTOCOLS:
         for scenario in SCENARIOS:
             by_round = table.get((protocol, scenario))
@@ -69,14 +70,15 @@ def main(path):
                         for r in by_round.values() if "library" in r and other in r]
 
             def field(side, name):
-                return [r[side][name] for r in by_round.values() if side in r]
+                return [r[side][name] for r in by_round.values() if name in r.get(side, {})]
 
             rps = field("library", "requestsPerSecond")
             p50 = " / ".join(latency(field(s, "p50Microseconds")) for s in ("library", "ahc-tuned", "raw-curl"))
             p99 = " / ".join(latency(field(s, "p99Microseconds")) for s in ("library", "ahc-tuned", "raw-curl"))
             cpu = " / ".join(spread(field(s, "cpuMicrosecondsPerRequest"), 0) for s in ("library", "ahc-tuned"))
+            faults = " / ".join(spread(field(s, "minorFaultsPerRequest"), 2) for s in ("library", "ahc-tuned"))
             print(f"| {PROTOCOLS[protocol]} | {scenario} | {statistics.median(rps):,.0f} | {spread(ratios('ahc-tuned'))} "
-                  f"| {spread(ratios('raw-curl'))} | {spread(ratios('urlsession'))} | {p50} | {p99} | {cpu} |")
+                  f"| {spread(ratios('raw-curl'))} | {spread(ratios('urlsession'))} | {p50} | {p99} | {cpu} | {faults} |")
 
 
 def compare(path, before_name, after_name):
@@ -87,8 +89,9 @@ def compare(path, before_name, after_name):
           "the two revisions in alternating turns. Ratio: after ÷ before, requests per second, within each round; "
           "p50 and p99: medians over the rounds.")
     print()
-    print("| protocol | scenario | after ÷ before, per round | median (min–max) | p50 before / after | p99 before / after |")
-    print("|---|---|---|---:|---|---|")
+    print("| protocol | scenario | after ÷ before, per round | median (min–max) | p50 before / after | p99 before / after "
+          "| CPU µs/req before / after | minor faults/req before / after |")
+    print("|---|---|---|---:|---|---|---|---|")
     for protocol in PROTOCOLS:
         for scenario in SCENARIOS:
             by_round = table.get((protocol, scenario))
@@ -98,12 +101,14 @@ def compare(path, before_name, after_name):
                       for n in sorted(by_round) if {"before", "after"} <= by_round[n].keys()]
 
             def field(revision, name):
-                return [r[revision][name] for r in by_round.values() if revision in r]
+                return [r[revision][name] for r in by_round.values() if name in r.get(revision, {})]
 
             p50 = " / ".join(latency(field(r, "p50Microseconds")) for r in ("before", "after"))
             p99 = " / ".join(latency(field(r, "p99Microseconds")) for r in ("before", "after"))
+            cpu = " / ".join(spread(field(r, "cpuMicrosecondsPerRequest"), 0) for r in ("before", "after"))
+            faults = " / ".join(spread(field(r, "minorFaultsPerRequest"), 2) for r in ("before", "after"))
             print(f"| {PROTOCOLS[protocol]} | {scenario} | {' '.join(f'{x:.2f}' for x in ratios) or '–'} "
-                  f"| {spread(ratios)} | {p50} | {p99} |")
+                  f"| {spread(ratios)} | {p50} | {p99} | {cpu} | {faults} |")
 
 
 def usage():

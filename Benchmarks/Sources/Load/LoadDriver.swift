@@ -35,9 +35,10 @@ func drive(_ call: @escaping @Sendable () async throws -> Void, inFlight: Int, s
     return LoadWindow(latencies: latencies.sorted(), elapsed: elapsed)
 }
 
-/// User plus system CPU time of this process so far, in seconds (every thread: the client's loops,
-/// its event loops, the decoding).
-func processCPUTime() -> Double {
+/// What this process has used so far, every thread counted (the client's loops, its event loops,
+/// the decoding): CPU time in seconds, user plus system, and minor page faults (memory the kernel
+/// had to map in again: a heap given back and reused, issue 41).
+func processUsage() -> (cpuSeconds: Double, minorFaults: Int) {
     var usage = rusage()
     #if os(Linux)
         getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -45,7 +46,7 @@ func processCPUTime() -> Double {
         getrusage(RUSAGE_SELF, &usage)
     #endif
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    return (seconds(usage.ru_utime) + seconds(usage.ru_stime), usage.ru_minflt)
 }
 
 /// One process's result, one JSON line.
@@ -59,8 +60,9 @@ struct LoadReport: Encodable {
     var p50Microseconds: Double
     var p99Microseconds: Double
     var cpuMicrosecondsPerRequest: Double
+    var minorFaultsPerRequest: Double
 
-    init(side: String, scenario: String, inFlight: Int, window: LoadWindow, cpuSeconds: Double) {
+    init(side: String, scenario: String, inFlight: Int, window: LoadWindow, cpuSeconds: Double, minorFaults: Int) {
         self.side = side
         self.scenario = scenario
         self.inFlight = inFlight
@@ -75,5 +77,6 @@ struct LoadReport: Encodable {
         p50Microseconds = percentile(0.50)
         p99Microseconds = percentile(0.99)
         cpuMicrosecondsPerRequest = requests == 0 ? 0 : cpuSeconds * 1e6 / Double(requests)
+        minorFaultsPerRequest = requests == 0 ? 0 : Double(minorFaults) / Double(requests)
     }
 }

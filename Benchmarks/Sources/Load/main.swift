@@ -30,11 +30,12 @@ do { try await call() } catch {
 }
 do {
     _ = try await drive(call, inFlight: scenario.inFlight, seconds: warmUp)
-    let start = processCPUTime()
+    let start = processUsage()
     let window = try await drive(call, inFlight: scenario.inFlight, seconds: seconds)
-    let cpu = processCPUTime() - start
+    let end = processUsage()
     let report = LoadReport(
-        side: side.rawValue, scenario: scenario.rawValue, inFlight: scenario.inFlight, window: window, cpuSeconds: cpu)
+        side: side.rawValue, scenario: scenario.rawValue, inFlight: scenario.inFlight, window: window,
+        cpuSeconds: end.cpuSeconds - start.cpuSeconds, minorFaults: end.minorFaults - start.minorFaults)
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     print(String(decoding: try encoder.encode(report), as: UTF8.self))

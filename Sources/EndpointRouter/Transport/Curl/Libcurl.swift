@@ -64,6 +64,8 @@
         static let proxyCAPath: Int32 = 10247
         static let proxySSLVersion: Int32 = 250
         static let suppressConnectHeaders: Int32 = 265
+        /// Since 7.62; an older libcurl refuses it, and the transfer keeps the default (64 KB).
+        static let uploadBufferSize: Int32 = 280
         static let protocolsText: Int32 = 10318
         static let postFieldSizeLarge: Int32 = 30120
     }
