@@ -1,6 +1,7 @@
 #if os(Linux)
     internal import CLibcurl
     import Foundation
+    import Synchronization
 
     /// A thread of a ``CurlTransport`` that calls libcurl: it owns a multi handle, waits in
     /// `curl_multi_poll`, and runs the commands other threads hand it, which wake it with
@@ -39,6 +40,10 @@
         }
 
         private let inbox = Locked(Inbox())
+        /// Whether the inbox holds commands, written under its lock and read without it by the idle
+        /// spin: a spin taking the lock in a tight loop held it most of the time, so a caller posting
+        /// a command found it taken, slept on the futex, and had to be woken (issue 41).
+        private let inboxHasCommands = Atomic<Bool>(false)
         private let multi: UnsafeMutableRawPointer
         /// The exchanges on the multi, by easy handle. Loop thread only.
         private var running: [UnsafeMutableRawPointer: CurlExchange] = [:]
@@ -98,6 +103,7 @@
             inbox.withLock { inbox in
                 guard inbox.isOpen else { return false }
                 inbox.commands.append(command)
+                inboxHasCommands.store(true, ordering: .releasing)
                 // Only a waiting loop is woken, once: a running one drains the inbox before it waits
                 // again. Under the lock: the loop frees the multi only after closing the inbox under it.
                 if inbox.isWaiting {
@@ -199,6 +205,7 @@
             while true {
                 let commands = inbox.withLock { inbox in
                     inbox.isWaiting = false
+                    inboxHasCommands.store(false, ordering: .relaxed)
                     defer { inbox.commands.removeAll(keepingCapacity: true) }
                     return inbox.commands
                 }
@@ -251,7 +258,7 @@
         /// Looks at the inbox until `deadline` (``CurlIdleSpin``), and stops at the first command.
         private func spin(until deadline: UInt64) {
             while Self.now() < deadline {
-                if inbox.withLock({ !$0.commands.isEmpty }) { return }
+                if inboxHasCommands.load(ordering: .acquiring) { return }
             }
         }
 
