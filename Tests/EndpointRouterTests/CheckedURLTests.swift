@@ -3,16 +3,27 @@ import Testing
 
 @testable import EndpointRouter
 
-/// A transport skips its URL check only for the URL the pipeline checked (`CallContext.checkedURL`):
+/// A transport skips its URL check only for the URL the pipeline checked (`CallContext.checkedRequest`):
 /// any other URL, a redirect hop's included, is checked again.
 @Suite struct CheckedURLTests {
     private static func refusal(_ url: URL, _ context: CallContext) -> HTTPClientError? {
+        refusal(OutgoingRequest(url: url), context)
+    }
+
+    private static func refusal(_ request: OutgoingRequest, _ context: CallContext) -> HTTPClientError? {
         do throws(HTTPClientError) {
-            try RequestChecks.checkURL(url, in: context)
+            try RequestChecks.checkBeforeSending(request, in: context)
             return nil
         } catch {
             return error
         }
+    }
+
+    /// A context on which the pipeline vouches for `request`, as it does after its checks.
+    private static func vouching(for request: OutgoingRequest) -> CallContext {
+        var context = testContext()
+        context.checkedRequest = CheckedRequest(request)
+        return context
     }
 
     /// The check reads the host as written: a host that is empty however it is spelled (nothing
@@ -39,13 +50,13 @@ import Testing
     @Test func onlyTheURLThePipelineCheckedIsTrusted() throws {
         let hostile = try #require(URL(string: "gopher://127.0.0.1:70/_x"))
         var context = testContext()
-        #expect(context.checkedURL == nil)
+        #expect(context.checkedRequest == nil)
         #expect(Self.refusal(hostile, context)?.caseName == "badURL")
-        context.checkedURL = "http://127.0.0.1:70/_x"
+        context = Self.vouching(for: OutgoingRequest(url: try #require(URL(string: "http://127.0.0.1:70/_x"))))
         #expect(Self.refusal(hostile, context)?.caseName == "badURL")
         // The skip itself: vouched-for text is not read again (here a URL the check would refuse, to
         // see that it is not).
-        context.checkedURL = hostile.absoluteString
+        context = Self.vouching(for: OutgoingRequest(url: hostile))
         #expect(Self.refusal(hostile, context) == nil)
     }
 
@@ -54,7 +65,7 @@ import Testing
     @Test func aRedirectHopIsNotVouchedFor() async throws {
         let seen = Locked<[(url: String, checked: String?)]>([])
         let transport = ClosureTransport(withContext: { request, context in
-            seen.withLock { $0.append((request.url.absoluteString, context.checkedURL)) }
+            seen.withLock { $0.append((request.url.absoluteString, context.checkedRequest?.url)) }
             if request.url.path == "/a" {
                 return IncomingResponse(statusCode: 302, headers: ["Location": "/b"], url: request.url)
             }
