@@ -1,10 +1,12 @@
 import Foundation
+import HTTPTestServer
 import Testing
 
 @testable import EndpointRouter
 
-/// A transport skips its URL check only for the URL the pipeline checked (`CallContext.checkedRequest`):
-/// any other URL, a redirect hop's included, is checked again.
+/// A transport skips its checks only for what the pipeline checked (`CallContext.checkedRequest`):
+/// any other URL, a redirect hop's included, is checked again, and so are any other headers, each
+/// half on its own.
 @Suite struct CheckedURLTests {
     private static func refusal(_ url: URL, _ context: CallContext) -> HTTPClientError? {
         refusal(OutgoingRequest(url: url), context)
@@ -60,6 +62,23 @@ import Testing
         #expect(Self.refusal(hostile, context) == nil)
     }
 
+    /// The URL and the headers are vouched for each on its own: a request whose URL the pipeline
+    /// checked but whose headers changed since has its headers checked, and the other way round.
+    @Test func theURLAndTheHeadersAreVouchedForEachOnItsOwn() throws {
+        let url = try #require(URL(string: "https://api.example.com/a"))
+        let checked = OutgoingRequest(url: url, headers: ["X-Token": "ok"])
+        let context = Self.vouching(for: checked)
+        #expect(Self.refusal(checked, context) == nil)
+
+        var changedHeaders = checked
+        changedHeaders.headers.add(name: "X-A", value: "ok\r\nX-Injected: 1")
+        #expect(Self.refusal(changedHeaders, context)?.caseName == "invalidHeader", "headers added after the checks passed")
+
+        var changedURL = checked
+        changedURL.url = try #require(URL(string: "gopher://api.example.com/a"))
+        #expect(Self.refusal(changedURL, context)?.caseName == "badURL", "a URL changed after the checks passed")
+    }
+
     /// The pipeline vouches for the first request's URL; a redirect hop's URL differs from it, so
     /// the transport checks the hop itself.
     @Test func aRedirectHopIsNotVouchedFor() async throws {
@@ -77,5 +96,43 @@ import Testing
         #expect(recorded.map(\.url) == ["https://api.example.com/a", "https://api.example.com/b"])
         #expect(recorded.first?.checked == "https://api.example.com/a")
         #expect(recorded.last.map { $0.checked != $0.url } == true)
+    }
+
+    /// The library's transports, each handed requests the way the pipeline hands them.
+    enum Engine: String, CaseIterable, Sendable {
+        case urlSession
+        #if os(Linux)
+            case curl
+        #endif
+
+        func make() throws -> any HTTPTransport {
+            switch self {
+            case .urlSession: URLSessionTransport()
+            #if os(Linux)
+                case .curl: try CurlTransport()
+            #endif
+            }
+        }
+    }
+
+    /// Each transport checks headers added after the pipeline's checks, though the URL is the one
+    /// vouched for: a header name with CR/LF would reach the wire as written (URLSession on Linux).
+    @Test(arguments: Engine.allCases)
+    func aHeaderAddedAfterTheChecksIsRefusedByEachTransport(_ engine: Engine) async throws {
+        let server = try TestServer(response: .json("{}"))
+        defer { server.stop() }
+        let transport = try engine.make()
+        let checked = OutgoingRequest(url: try #require(URL(string: server.baseURL + "/x")), headers: ["X-Token": "ok"])
+        var request = checked
+        request.headers.add(name: "X-A\r\nX-Injected", value: "1")
+        do {
+            let head = try await transport.send(request, context: Self.vouching(for: checked), sink: MemoryBodySink(limit: nil))
+            Issue.record("the header was sent: status \(head.statusCode)")
+        } catch {
+            #expect(error.caseName == "invalidHeader", "\(error)")
+        }
+        // A connection would show within milliseconds; the refusal happened before any was opened.
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(server.connectionCount == 0)
     }
 }
