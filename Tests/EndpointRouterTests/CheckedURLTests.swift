@@ -135,4 +135,27 @@ import Testing
         try await Task.sleep(for: .milliseconds(50))
         #expect(server.connectionCount == 0)
     }
+
+    /// Called directly, URLSessionTransport speaks only http and https too, also with a context
+    /// that vouches for another URL: URLSession on Linux fetches an ftp:// URL.
+    @Test(arguments: [
+        "gopher://127.0.0.1:PORT/_hello", "dict://127.0.0.1:PORT/d:word", "file:///etc/hostname", "ftp://127.0.0.1:PORT/x",
+    ])
+    func urlSessionCalledDirectlySpeaksOnlyHTTP(_ template: String) async throws {
+        let server = try TestServer { _ in .json("{}") }
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let url = try #require(URL(string: template.replacingOccurrences(of: "PORT", with: "\(server.port)")))
+        let vouched = Self.vouching(for: OutgoingRequest(url: try #require(URL(string: server.baseURL + "/"))))
+        for context in [testContext(), vouched] {
+            do {
+                _ = try await transport.send(OutgoingRequest(method: .get, url: url), context: context, sink: MemoryBodySink(limit: nil))
+                Issue.record("\(url) was sent")
+            } catch {
+                #expect(error.caseName == "badURL", "\(error)")
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(server.connectionCount == 0)
+    }
 }
