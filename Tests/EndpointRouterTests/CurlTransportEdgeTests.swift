@@ -97,7 +97,7 @@
             // Also with a context that vouches for another URL, as the pipeline's does for the URL it
             // checked: the transport skips its check for that URL only.
             var vouched = testContext()
-            vouched.checkedURL = server.baseURL + "/"
+            vouched.checkedRequest = CheckedRequest(OutgoingRequest(url: try #require(URL(string: server.baseURL + "/"))))
             for context in [testContext(), vouched] {
                 do {
                     _ = try await transport.send(

@@ -81,11 +81,12 @@ struct HeaderTests {
     /// A transport skips its own header check only for the very headers the pipeline checked: any
     /// other list, or a context made outside the pipeline, is checked in full.
     @Test func aTransportTrustsOnlyTheHeadersThePipelineChecked() throws {
-        let hostile = HeaderFields([HeaderFields.Field(name: "X-Token", value: "ok\r\nX-Injected: 1")])
-        let clean = HeaderFields([HeaderFields.Field(name: "X-Token", value: "ok")])
+        let url = try #require(URL(string: "https://api.example.com/a"))
+        let hostile = OutgoingRequest(url: url, headers: HeaderFields([HeaderFields.Field(name: "X-Token", value: "ok\r\nX-Injected: 1")]))
+        let clean = OutgoingRequest(url: url, headers: HeaderFields([HeaderFields.Field(name: "X-Token", value: "ok")]))
         func refusal(_ context: CallContext) -> HTTPClientError? {
             do throws(HTTPClientError) {
-                try RequestChecks.checkHeaders(hostile, in: context)
+                try RequestChecks.checkBeforeSending(hostile, in: context)
                 return nil
             } catch {
                 return error
@@ -96,18 +97,19 @@ struct HeaderTests {
             return message.contains("line break")
         }
         var context = CallContext(endpointName: "x", deadline: .now + .seconds(5))
-        #expect(context.checkedHeaders == nil)
+        #expect(context.checkedRequest == nil)
         #expect(isInvalidHeader(refusal(context)))
-        context.checkedHeaders = clean
+        context.checkedRequest = CheckedRequest(clean)
         #expect(isInvalidHeader(refusal(context)))
-        try RequestChecks.checkHeaders(clean, in: context)
+        try RequestChecks.checkBeforeSending(clean, in: context)
     }
 
     /// The pipeline hands a transport the headers it checked, so a transport's second pass is skipped.
     @Test func thePipelineHandsTheTransportTheHeadersItChecked() async throws {
         let seen = Locked<[HeaderFields?]>([])
         let transport = ClosureTransport(withContext: { request, context in
-            seen.withLock { $0.append(context.checkedHeaders == request.headers ? context.checkedHeaders : nil) }
+            let checked = context.checkedRequest?.headers
+            seen.withLock { $0.append(checked == request.headers ? checked : nil) }
             return IncomingResponse(statusCode: 200, body: Data("{}".utf8))
         })
         let endpoint = TestEndpoint(host: "https://api.example.com", endpoint: "a", headers: ["X-Token": "ok"], transport: transport)

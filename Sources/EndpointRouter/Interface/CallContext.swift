@@ -54,13 +54,9 @@ public struct CallContext: Sendable {
     /// The call's deadline when it runs in its caller's task (``Deadline/runInCallerTask(until:cut:_:)``):
     /// a ``CuttableTransport`` registers each exchange with it.
     var deadlineCut: DeadlineCut?
-    /// The text of the URL ``RequestChecks`` passed after the last middleware: a transport handed
-    /// that URL need not check it again. `nil` for a context made outside the pipeline.
-    var checkedURL: String?
-    /// The headers ``RequestChecks`` passed after the last middleware: a transport handed exactly
-    /// these (the same storage compares equal at once) need not check them again. `nil` for a context
-    /// made outside the pipeline, whose caller checked nothing.
-    var checkedHeaders: HeaderFields?
+    /// What the pipeline checked of the request after the last middleware; `nil` for a context made
+    /// outside the pipeline, whose caller checked nothing.
+    var checkedRequest: CheckedRequest?
 
     /// A middleware run around each request the pipeline hands to the transport: the request of
     /// each attempt and each redirect hop the library follows, after the request checks; `nil` (the

@@ -95,8 +95,7 @@ struct Call: Sendable {
         let terminal: HTTPMiddleware.Next = { request, context throws(HTTPClientError) in
             try RequestChecks.check(request)
             var context = context
-            context.checkedURL = request.url.absoluteString
-            context.checkedHeaders = request.headers
+            context.checkedRequest = CheckedRequest(request)
             var policy = redirectPolicy
             policy.sensitiveHeaders.formUnion(context.options.credentialHeaders)
             let follower = RedirectFollower(policy: policy)

@@ -117,10 +117,10 @@ public final class URLSessionTransport: HTTPTransport {
         for field in additionalHeaders where !request.headers.contains(field.name) {
             request.headers.add(name: field.name, value: field.value)
         }
-        // The pipeline has checked already (but not the configuration's additional headers); a
-        // caller using the transport directly has not, and URLSession on Linux writes a header name
-        // with CR/LF to the wire as it is (injection).
-        try RequestChecks.checkHeaders(request.headers, in: context)
+        // The pipeline has checked already (but not the configuration's additional headers, nor a
+        // redirect hop's URL); a caller using the transport directly has not, and URLSession on Linux
+        // writes a header name with CR/LF to the wire as it is (injection) and fetches an ftp:// URL.
+        try RequestChecks.checkBeforeSending(request, in: context)
         #if canImport(FoundationNetworking)
             // corelibs refuses a URL whose host is an IPv6 literal with a bare "-1000": say why, and what works.
             if let host = request.url.host, host.contains(":") {

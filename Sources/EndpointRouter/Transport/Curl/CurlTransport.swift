@@ -117,8 +117,7 @@ public final class CurlTransport: HTTPTransport, CuttableTransport {
     {
         if Task.isCancelled { throw .cancelled }
         // The pipeline has checked already; a caller using the transport directly has not.
-        try RequestChecks.checkURL(request.url, in: context)
-        try RequestChecks.checkHeaders(request.headers, in: context)
+        try RequestChecks.checkBeforeSending(request, in: context)
         #if os(Linux)
             // Once per call: the group counts its load by it, and gives the host's integer id (`origin`)
             // that the loop's admission counts by.
