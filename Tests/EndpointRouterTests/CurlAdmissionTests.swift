@@ -103,7 +103,10 @@
                 let index = Int(path.dropFirst("/held".count)) ?? -10
                 #expect(abs(position - index) <= 1, "held call \(index) came \(position)th: \(held)")
             }
-            #expect(paths.prefix(12).allSatisfy { $0.hasPrefix("/held") }, "a later call overtook a held one: \(paths)")
+            // The same for the last held call and the first later one, started together when the two
+            // connections free (seen once in the parallel suite: /later0 read just before /held11).
+            let firstLater = paths.firstIndex { $0.hasPrefix("/later") } ?? paths.count
+            #expect(firstLater >= 11, "a later call overtook held ones: \(paths)")
             #expect(server.connectionCount <= 2, "\(server.connectionCount) connections for a limit of 2")
         }
 
