@@ -41,8 +41,9 @@
 
         private let inbox = Locked(Inbox())
         /// Whether the inbox holds commands, written under its lock and read without it by the idle
-        /// spin: a spin taking the lock in a tight loop held it most of the time, so a caller posting
-        /// a command found it taken, slept on the futex, and had to be woken (issue 41).
+        /// spin: a spin taking the lock in a tight loop held it much of the time (locking and
+        /// unlocking were 14 % of the loop thread's samples), so a caller posting a command could
+        /// find it taken, sleep on the futex and have to be woken (issue 41).
         private let inboxHasCommands = Atomic<Bool>(false)
         private let multi: UnsafeMutableRawPointer
         /// The exchanges on the multi, by easy handle. Loop thread only.
