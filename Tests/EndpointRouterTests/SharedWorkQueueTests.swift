@@ -43,9 +43,15 @@ extension Serialized {
             var closes: [Duration] = []
             for _ in 0..<rounds {
                 let server = try TestServer(response: .stream())
-                defer { server.stop() }
                 let session = URLSession(configuration: .ephemeral, delegate: DiscardingDelegate(), delegateQueue: nil)
-                defer { session.invalidateAndCancel() }
+                // The server first, so that a body corelibs has not cancelled yet ends; the session
+                // then on a thread of its own: invalidating waits for corelibs' work queue, which a
+                // fast body keeps busy, and must not hold a thread of the cooperative pool (a CI run
+                // hung here for its step's 300 s).
+                defer {
+                    server.stop()
+                    Thread { session.invalidateAndCancel() }.start()
+                }
                 guard let url = URL(string: server.baseURL + "/endless") else { return }
                 let task = session.dataTask(with: url)
                 task.resume()
@@ -135,12 +141,14 @@ extension Serialized {
         @Test func smallRequestsAfterAnAbandonedEndlessBody() async throws {
             let rounds = Int(ProcessInfo.processInfo.environment["ABANDONED_ROUNDS"] ?? "") ?? 2
             let endless = try TestServer(response: .stream())
-            defer { endless.stop() }
             let small = try TestServer(response: .json("{}"))
-            defer { small.stop() }
             let bulk = URLSessionTransport()
             let other = URLSessionTransport()
+            // The servers first, so that a body corelibs has not cancelled yet ends before the
+            // transports' sessions are invalidated.
             defer {
+                endless.stop()
+                small.stop()
                 bulk.shutdown()
                 other.shutdown()
             }
