@@ -98,27 +98,10 @@ import Testing
         #expect(recorded.last.map { $0.checked != $0.url } == true)
     }
 
-    /// The library's transports, each handed requests the way the pipeline hands them.
-    enum Engine: String, CaseIterable, Sendable {
-        case urlSession
-        #if os(Linux)
-            case curl
-        #endif
-
-        func make() throws -> any HTTPTransport {
-            switch self {
-            case .urlSession: URLSessionTransport()
-            #if os(Linux)
-                case .curl: try CurlTransport()
-            #endif
-            }
-        }
-    }
-
     /// Each transport checks headers added after the pipeline's checks, though the URL is the one
     /// vouched for: a header name with CR/LF would reach the wire as written (URLSession on Linux).
-    @Test(arguments: Engine.allCases)
-    func aHeaderAddedAfterTheChecksIsRefusedByEachTransport(_ engine: Engine) async throws {
+    @Test(arguments: LibraryTransport.allCases)
+    func aHeaderAddedAfterTheChecksIsRefusedByEachTransport(_ engine: LibraryTransport) async throws {
         let server = try TestServer(response: .json("{}"))
         defer { server.stop() }
         let transport = try engine.make()

@@ -21,24 +21,6 @@ extension Serialized {
             Int(ProcessInfo.processInfo.environment[name] ?? "") ?? value
         }
 
-        /// Which transport races: URLSession (whose corelibs callbacks these races were written for)
-        /// and, on Linux, the libcurl transport, whose loop thread races the same cuts.
-        enum Engine: String, CaseIterable, Sendable {
-            case urlSession
-            #if os(Linux)
-                case curl
-            #endif
-
-            func make() throws -> any HTTPTransport {
-                switch self {
-                case .urlSession: URLSessionTransport()
-                #if os(Linux)
-                    case .curl: try CurlTransport()
-                #endif
-                }
-            }
-        }
-
         /// How one call of a race is cut short.
         enum Cut: String, CaseIterable, Sendable {
             /// Cancelled 0–3 ms after it starts.
@@ -96,7 +78,8 @@ extension Serialized {
             return classes
         }
 
-        @Test(arguments: Engine.allCases, Cut.allCases) func cutsRacingARedirectLoopEndEveryCallOnce(_ engine: Engine, _ cut: Cut)
+        @Test(arguments: LibraryTransport.allCases, Cut.allCases)
+        func cutsRacingARedirectLoopEndEveryCallOnce(_ engine: LibraryTransport, _ cut: Cut)
             async throws
         {
             let count = cut == .mixed ? Self.size("CALLBACK_RACE_CALLS", default: 500) : Self.size("REDIRECT_RACE_CALLS", default: 1_000)
@@ -125,8 +108,8 @@ extension Serialized {
 
         /// A `401` with a Basic challenge goes through corelibs' authentication callback, which the
         /// transport answers with `.cancelAuthenticationChallenge` while the caller may be cancelling.
-        @Test(arguments: Engine.allCases, [Cut.cancel, .deadline, .mixed])
-        func cutsRacingAnAuthenticationChallengeEndEveryCallOnce(_ engine: Engine, _ cut: Cut)
+        @Test(arguments: LibraryTransport.allCases, [Cut.cancel, .deadline, .mixed])
+        func cutsRacingAnAuthenticationChallengeEndEveryCallOnce(_ engine: LibraryTransport, _ cut: Cut)
             async throws
         {
             let count = Self.size("CALLBACK_RACE_CALLS", default: 500)
@@ -152,8 +135,8 @@ extension Serialized {
 
         /// A file upload to a 307 self-loop: every hop sends the file again (`uploadTask(fromFile:)`),
         /// so cancels land while corelibs reads the file, waits for the head and decides the redirect.
-        @Test(arguments: Engine.allCases, [Cut.cancel, .deadline, .mixed])
-        func cutsRacingARedirectedUploadEndEveryCallOnce(_ engine: Engine, _ cut: Cut)
+        @Test(arguments: LibraryTransport.allCases, [Cut.cancel, .deadline, .mixed])
+        func cutsRacingARedirectedUploadEndEveryCallOnce(_ engine: LibraryTransport, _ cut: Cut)
             async throws
         {
             let count = Self.size("CALLBACK_RACE_CALLS", default: 500)

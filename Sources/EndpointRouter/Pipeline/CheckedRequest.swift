@@ -5,6 +5,8 @@
 struct CheckedRequest: Sendable {
     /// The URL's text rather than the URL: the text is what the check reads.
     let url: String
+    /// The header fields as checked: a transport compares what it is handed with these, so that a
+    /// field added or changed after the checks (by a transport's caller) is checked again.
     let headers: HeaderFields
 
     init(_ request: OutgoingRequest) {
