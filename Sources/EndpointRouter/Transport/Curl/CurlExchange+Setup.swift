@@ -92,7 +92,7 @@
                 let reason = "libcurl \(libcurlVersion) refused to set this request up (its URL, method, body or headers)"
                 return .transport(.unknown, reason, url: request.url)
             }
-            switch options.apply(to: easy, scheme: request.url.scheme) {
+            switch options.apply(to: easy, scheme: request.url.scheme, isReadable: loop.isReadable) {
             case nil:
                 break
             case .nul(let setting):

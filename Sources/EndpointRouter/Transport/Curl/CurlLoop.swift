@@ -74,6 +74,8 @@
         private var isClosing = false
         /// Whether the loop spins before it sleeps once its transfers end. Loop thread only.
         private var idleSpin: CurlIdleSpin
+        /// The files the transport's settings name that were found readable lately. Loop thread only.
+        private var readableFiles = CurlReadableFiles()
 
         /// The loop thread's name, as `top -H`, `perf` and debuggers show it.
         static let threadName = "ER.CurlLoop"
@@ -151,6 +153,11 @@
         func yieldRound(_ exchange: CurlExchange) { yielded.append(exchange) }
 
         func isRunning(_ easy: UnsafeMutableRawPointer) -> Bool { running[easy] != nil }
+
+        /// Whether this process can read the file at `path`, which a setting of the transport names.
+        func isReadable(_ path: String) -> Bool {
+            readableFiles.isReadable(path, now: Self.now()) { FileManager.default.isReadableFile(atPath: $0) }
+        }
 
         /// An easy handle for a new exchange: an idle one, or a new one (`nil` when libcurl has no memory).
         ///

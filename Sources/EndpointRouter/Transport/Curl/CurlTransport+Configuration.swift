@@ -205,8 +205,9 @@ extension CurlTransport {
         }
 
         /// Sets the TLS and proxy options on `easy`, for a URL of `scheme`; returns the first setting
-        /// that could not be set, for the caller's message.
-        func apply(to easy: UnsafeMutableRawPointer, scheme: String?) -> Refusal? {
+        /// that could not be set, for the caller's message. `isReadable` says whether a file a setting
+        /// names can be read: the loop's ``CurlReadableFiles``, which spares most requests the question.
+        func apply(to easy: UnsafeMutableRawPointer, scheme: String?, isReadable: (String) -> Bool) -> Refusal? {
             var refusal: Refusal?
             func set(_ option: Int32, _ text: String?, _ name: String) {
                 guard refusal == nil else { return }
@@ -225,7 +226,7 @@ extension CurlTransport {
                 if libcurl_easy_setopt_long(easy, option, value) != 0 { refusal = .libcurl(setting: name) }
             }
             func readable(_ path: String, _ name: String) {
-                guard refusal == nil, !path.utf8.contains(0), !FileManager.default.isReadableFile(atPath: path) else { return }
+                guard refusal == nil, !path.utf8.contains(0), !isReadable(path) else { return }
                 refusal = .unreadableFile(setting: name, path: path, exists: FileManager.default.fileExists(atPath: path))
             }
             // Always set, so libcurl does not read the environment itself on the loop thread.

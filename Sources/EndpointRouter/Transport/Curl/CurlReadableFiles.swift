@@ -1,0 +1,28 @@
+#if os(Linux)
+    /// Which of the files a ``CurlTransport``'s settings name (its certificate authority, client
+    /// certificate and key) a loop found readable, and when. Each exchange checks them before it
+    /// sends, so that a missing or unreadable file fails the call with a message naming it; asked
+    /// of the file system every time, the check was an `access` call on every request, about 3 % of
+    /// the samples of `Load library conc64-small` over TLS (issue 41). A file found readable is
+    /// taken at its word for ``recheckInterval``; one found unreadable is asked about again each
+    /// time, so a file put in place is seen at the next call. A file removed within the interval is
+    /// met by libcurl instead, when a new connection needs it, and its error names the setting too.
+    struct CurlReadableFiles {
+        /// How long a file found readable is not asked about again, in nanoseconds.
+        static let recheckInterval: UInt64 = 1_000_000_000
+        /// When each file was last found readable, on the loop's clock. At most one entry a setting.
+        private var foundReadable: [String: UInt64] = [:]
+
+        /// Whether `path` is readable, asking `probe` (the file system) only when the last answer
+        /// for it was not a yes within ``recheckInterval`` before `now`.
+        mutating func isReadable(_ path: String, now: UInt64, probe: (String) -> Bool) -> Bool {
+            if let seen = foundReadable[path], now >= seen, now - seen < Self.recheckInterval { return true }
+            guard probe(path) else {
+                foundReadable[path] = nil
+                return false
+            }
+            foundReadable[path] = now
+            return true
+        }
+    }
+#endif
