@@ -5,8 +5,9 @@
     /// of the file system every time, the check was an `access` call on every request, about 3 % of
     /// the samples of `Load library conc64-small` over TLS (issue 41). A file found readable is
     /// taken at its word for ``recheckInterval``; one found unreadable is asked about again each
-    /// time, so a file put in place is seen at the next call. A file removed within the interval is
-    /// met by libcurl instead, when a new connection needs it, and its error names the setting too.
+    /// time, so a file put in place is seen at the next call. A file removed is noticed within the
+    /// interval; until then calls go on with what libcurl loaded from it (libcurl may keep the trust
+    /// it read, or fail a new connection with an error that names the setting).
     struct CurlReadableFiles {
         /// How long a file found readable is not asked about again, in nanoseconds.
         static let recheckInterval: UInt64 = 1_000_000_000

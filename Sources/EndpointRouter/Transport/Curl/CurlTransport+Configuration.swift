@@ -128,8 +128,8 @@ extension CurlTransport {
         /// A PEM file of the certificate authorities to trust **instead of** the system store: with
         /// it set, a certificate that chains only to a system authority is refused. It is the trust
         /// for an HTTPS proxy too. A file that cannot be read fails the call before anything is sent;
-        /// a file found readable is looked at again after a second, not at every call, and a
-        /// connection already open keeps the trust it was made with.
+        /// one found readable is looked at again after a second, not at every call, so a file removed
+        /// is noticed within a second.
         public var certificateAuthorityFile: String?
         /// The server's public keys to accept, each `sha256//` and the base64 SHA-256 of its
         /// SubjectPublicKeyInfo; any other key fails the handshake. Empty: no pinning. Pins apply to
