@@ -160,6 +160,34 @@
             #expect(server.requests.isEmpty)
         }
 
+        /// A certificate authority file removed after a call found it is noticed within a second:
+        /// the loop takes a yes for a second only (`CurlReadableFiles`), so a later call fails naming
+        /// the file, as if it had never been there. One loop, so the call goes where the yes is kept.
+        @Test func aRemovedCertificateAuthorityFileIsNoticedWithinASecond() async throws {
+            let server = try TestServer { _ in .json("{}") }
+            defer { server.stop() }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString).pem")
+            try Data("unread over plain HTTP".utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            var configuration = CurlTransport.Configuration(certificateAuthorityFile: file.path)
+            configuration.loopCount = 1
+            let transport = try CurlTransport(configuration: configuration)
+            defer { transport.shutdown() }
+            let endpoint = TestEndpoint(host: server.baseURL, endpoint: "items", timeout: 10, transport: transport)
+            let first = await endpoint.request(type: Data.self)
+            #expect(first.failure == nil, "\(first)")
+            try FileManager.default.removeItem(at: file)
+            try await Task.sleep(for: .milliseconds(1_100))
+            let later = await endpoint.request(type: Data.self)
+            guard case .failure(.transport(let error)) = later else {
+                Issue.record("expected a transport error, got \(later)")
+                return
+            }
+            #expect(error.code == .fileDoesNotExist)
+            #expect("\(HTTPClientError.transport(error))".contains(file.path), "\(error)")
+            #expect(server.requests.count == 1)
+        }
+
         /// A response header line larger than libcurl accepts reads as an unparseable response that
         /// says which limit it met, not as `.unknown` "Out of memory".
         @Test func aHugeResponseHeaderLineSaysWhatItMet() async throws {
