@@ -160,6 +160,27 @@
             #expect(server.requests.isEmpty)
         }
 
+        /// A certificate authority "file" that is a folder (readable to `access`) or an empty path
+        /// fails the call before anything is sent, naming the setting; a folder passed as the file
+        /// was sent over plain HTTP, and over TLS met libcurl's error instead.
+        @Test(arguments: ["folder", "", ".", "/"])
+        func aFolderOrEmptyCertificateAuthorityPathFailsBeforeSending(_ kind: String) async throws {
+            let server = try TestServer { _ in .json("{}") }
+            defer { server.stop() }
+            let path = kind == "folder" ? FileManager.default.temporaryDirectory.path : kind
+            let transport = try CurlTransport(configuration: .init(certificateAuthorityFile: path))
+            defer { transport.shutdown() }
+            let result = await TestEndpoint(host: server.baseURL, endpoint: "items", timeout: 10, transport: transport).request(
+                type: Data.self)
+            guard case .failure(.transport(let error)) = result else {
+                Issue.record("expected a transport error, got \(result)")
+                return
+            }
+            #expect(error.code == (path.isEmpty ? .fileDoesNotExist : .noPermissionsToReadFile), "\(error)")
+            #expect("\(HTTPClientError.transport(error))".contains("certificateAuthorityFile"), "\(error)")
+            #expect(server.requests.isEmpty)
+        }
+
         /// A certificate authority file removed after a call found it is noticed within a second:
         /// the loop takes a yes for a second only (`CurlReadableFiles`), so a later call fails naming
         /// the file, as if it had never been there. One loop, so the call goes where the yes is kept.

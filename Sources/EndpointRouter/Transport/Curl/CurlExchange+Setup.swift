@@ -104,7 +104,7 @@
                     "libcurl \(libcurlVersion) refused the transport's `\(setting)` setting: an option this build lacks, or a value it rejects"
                 return .transport(.unknown, reason, url: request.url)
             case .unreadableFile(let setting, let path, let exists):
-                let why = exists ? "cannot be read by this process (check its permissions)" : "does not exist"
+                let why = exists ? "cannot be read by this process (is it a folder? check its permissions)" : "does not exist"
                 let reason = "the file \(path) named by the CurlTransport's `\(setting)` setting \(why); nothing was sent"
                 return .transport(exists ? .noPermissionsToReadFile : .fileDoesNotExist, reason, url: request.url)
             case .unusableProxy(let problem):

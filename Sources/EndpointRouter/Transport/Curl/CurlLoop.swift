@@ -156,7 +156,7 @@
 
         /// Whether this process can read the file at `path`, which a setting of the transport names.
         func isReadable(_ path: String) -> Bool {
-            readableFiles.isReadable(path, now: Self.now()) { FileManager.default.isReadableFile(atPath: $0) }
+            readableFiles.isReadable(path, now: Self.now(), probe: CurlReadableFiles.isReadableFile)
         }
 
         /// An easy handle for a new exchange: an idle one, or a new one (`nil` when libcurl has no memory).

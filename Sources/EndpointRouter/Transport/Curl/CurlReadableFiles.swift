@@ -1,4 +1,6 @@
 #if os(Linux)
+    import Foundation
+
     /// Which of the files a ``CurlTransport``'s settings name (its certificate authority, client
     /// certificate and key) a loop found readable, and when. Each exchange checks them before it
     /// sends, so that a missing or unreadable file fails the call with a message naming it; asked
@@ -13,6 +15,14 @@
         static let recheckInterval: UInt64 = 1_000_000_000
         /// When each file was last found readable, on the loop's clock. At most one entry a setting.
         private var foundReadable: [String: UInt64] = [:]
+
+        /// Whether the file system holds a file at `path` this process can read: a folder is readable
+        /// to `access`, but no file of certificates or keys.
+        static func isReadableFile(_ path: String) -> Bool {
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+                && FileManager.default.isReadableFile(atPath: path)
+        }
 
         /// Whether `path` is readable, asking `probe` (the file system) only when the last answer
         /// for it was not a yes within ``recheckInterval`` before `now`.
