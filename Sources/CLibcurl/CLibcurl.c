@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 // libcurl's own declarations, restated: a CURLMsg is { int msg; CURL *easy; union { void *; int result; } }.
 typedef struct {
@@ -188,4 +191,13 @@ libcurl_list *libcurl_list_make(const char *lines, size_t length) {
 
 void libcurl_list_free(libcurl_list *list) { free(list); }
 
+// Linux's calls; the transport runs only there, and on Apple platforms the two do nothing.
+#ifdef __linux__
 void libcurl_name_this_thread(const char *name) { pthread_setname_np(pthread_self(), name); }
+
+void libcurl_tighten_timer_slack(void) { (void)prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL); }
+#else
+void libcurl_name_this_thread(const char *name) { (void)name; }
+
+void libcurl_tighten_timer_slack(void) {}
+#endif

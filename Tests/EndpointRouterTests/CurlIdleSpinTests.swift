@@ -37,26 +37,38 @@
             }
         }
 
-        /// After a late call the loop sleeps at once; a call that comes soon after a sleep (within
-        /// twice the budget, the wake-up's own latency allowed for) turns the spin back on.
-        @Test func aLateCallStopsTheSpinUntilOneComesSoon() {
+        /// After a call that came later than the budget, the loop sleeps until half a budget before
+        /// the next is due and spins for a budget; after one later than ten budgets, it waits.
+        @Test func aLaterCallIsMetByADozeThenASpin() {
             var spin = CurlIdleSpin(budget: .microseconds(100))
             _ = spin.ranOutOfTransfers(at: 0)
-            spin.tookCommands(at: 5_000_000)
-            #expect(spin.ranOutOfTransfers(at: 6_000_000) == .wait)
-            spin.tookCommands(at: 6_000_000 + 250_000)
-            #expect(spin.ranOutOfTransfers(at: 7_000_000) == .wait)
-            spin.tookCommands(at: 7_000_000 + 200_000)
-            #expect(spin.ranOutOfTransfers(at: 8_000_000) == .spin(until: 8_100_000))
+            spin.tookCommands(at: 250_000)
+            #expect(spin.ranOutOfTransfers(at: 1_000_000) == .doze(until: 1_200_000, thenSpinUntil: 1_300_000))
+            spin.tookCommands(at: 1_000_000 + 1_000_000)
+            #expect(spin.ranOutOfTransfers(at: 3_000_000) == .doze(until: 3_950_000, thenSpinUntil: 4_050_000))
+            spin.tookCommands(at: 3_000_000 + 1_000_001)
+            #expect(spin.ranOutOfTransfers(at: 5_000_000) == .wait)
+            spin.tookCommands(at: 5_000_000 + 40_000)
+            #expect(spin.ranOutOfTransfers(at: 6_000_000) == .spin(until: 6_100_000))
+        }
+
+        /// A command posted just before the stretch began (its time earlier than the stretch's
+        /// start) counts as no gap, not as a wrapped-around one.
+        @Test func aCommandFromBeforeTheStretchIsNoGap() {
+            var spin = CurlIdleSpin(budget: .microseconds(100))
+            _ = spin.ranOutOfTransfers(at: 1_000_000)
+            spin.tookCommands(at: 999_000)
+            #expect(spin.lastGap == 0)
+            #expect(spin.ranOutOfTransfers(at: 2_000_000) == .spin(until: 2_100_000))
         }
 
         /// Commands a busy loop takes measure no idle stretch: they neither start nor stop the spin.
         @Test func commandsWhileBusyChangeNothing() {
             var spin = CurlIdleSpin(budget: .microseconds(100))
             _ = spin.ranOutOfTransfers(at: 0)
-            spin.tookCommands(at: 1_000_000)
+            spin.tookCommands(at: 2_000_000)
             let stopped = spin
-            spin.tookCommands(at: 1_000_010)
+            spin.tookCommands(at: 2_000_010)
             spin.tookCommands(at: 9_000_000)
             #expect(spin == stopped)
             #expect(spin.ranOutOfTransfers(at: 10_000_000) == .wait)
@@ -68,6 +80,36 @@
                 #expect(spin.ranOutOfTransfers(at: start) == .wait)
                 spin.tookCommands(at: start + 1)
             }
+        }
+
+        /// A call that comes while the loop dozes is taken at once, not when the doze ends. The loop
+        /// learns a gap of 9 ms (1 ms budget: it then dozes until 8.5 ms into the next idle stretch);
+        /// a call made 1 ms into it would wait about 7.5 ms more if the doze were not woken. Median
+        /// of five such calls, so that one slow moment of a busy machine does not decide.
+        @Test func aCallDuringADozeIsTakenAtOnce() async throws {
+            let server = try TestServer { _ in .json("{}") }
+            defer { server.stop() }
+            var configuration = CurlTransport.Configuration()
+            configuration.loopCount = 1
+            configuration.idleSpin = .milliseconds(1)
+            let transport = try CurlTransport(configuration: configuration)
+            defer { transport.shutdown() }
+            let clock = ContinuousClock()
+            var early: [Duration] = []
+            for round in 0..<5 {
+                for index in 0..<3 {
+                    _ = await CurlLoopGroupTests.get(server, "t\(round)-\(index)", on: transport)
+                    try await Task.sleep(for: .milliseconds(9))
+                }
+                _ = await CurlLoopGroupTests.get(server, "d\(round)", on: transport)
+                try await Task.sleep(for: .milliseconds(1))
+                let start = clock.now
+                let result = await CurlLoopGroupTests.get(server, "e\(round)", on: transport)
+                early.append(clock.now - start)
+                #expect((try? result.get()) == 200, "\(result)")
+            }
+            let median = early.sorted()[2]
+            #expect(median < .milliseconds(5), "calls made during a doze took \(early)")
         }
 
         /// A loop asleep in `curl_multi_poll` (which it leaves by itself only after a second) is woken

@@ -56,6 +56,9 @@ int libcurl_multi_next_done(libcurl_multi *multi, libcurl_easy **easy, int *resu
 /// Names the calling thread (at most 15 bytes, Linux's limit) for `top -H`, `perf` and debuggers:
 /// Glibc's pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module is not built with.
 void libcurl_name_this_thread(const char *name);
+/// Makes the calling thread's timed waits end within a microsecond of their time rather than
+/// Linux's default 50: a CurlLoop dozing until just before an expected call must be awake by then.
+void libcurl_tighten_timer_slack(void);
 
 libcurl_list *libcurl_list_make(const char *lines, size_t length);
 void libcurl_list_free(libcurl_list *list);

@@ -30,21 +30,14 @@
             var id: UnsafeMutableRawPointer { easy }
         }
 
-        private struct Inbox {
-            var commands: [Command] = []
-            /// False once the loop stopped: the multi handle is gone and nothing more is taken.
-            var isOpen = true
-            /// Whether the loop waits in `curl_multi_poll` (or is about to), so that a command must
-            /// wake it; while it runs it takes the commands without a wake-up.
-            var isWaiting = false
-        }
-
-        private let inbox = Locked(Inbox())
+        let inbox = Locked(Inbox())
         /// Whether the inbox holds commands, written under its lock and read without it by the idle
         /// spin: a spin taking the lock in a tight loop held it much of the time (locking and
         /// unlocking were 14 % of the loop thread's samples), so a caller posting a command could
         /// find it taken, sleep on the futex and have to be woken (issue 41).
-        private let inboxHasCommands = Atomic<Bool>(false)
+        let inboxHasCommands = Atomic<Bool>(false)
+        /// What a dozing loop waits on: a timed wait, which `curl_multi_poll` (whole milliseconds) is not.
+        let dozeBell = NSCondition()
         private let multi: UnsafeMutableRawPointer
         /// The exchanges on the multi, by easy handle. Loop thread only.
         private var running: [UnsafeMutableRawPointer: CurlExchange] = [:]
@@ -94,6 +87,7 @@
                 // Named from inside, within Linux's 15 bytes: a longer name is refused (ERANGE) and the
                 // thread shows as a pool thread in `top`, `perf` and gdb.
                 libcurl_name_this_thread(Self.threadName)
+                libcurl_tighten_timer_slack()
                 self.run()
             }
             thread.name = Self.threadName
@@ -109,9 +103,16 @@
                 inboxHasCommands.store(true, ordering: .releasing)
                 // Only a waiting loop is woken, once: a running one drains the inbox before it waits
                 // again. Under the lock: the loop frees the multi only after closing the inbox under it.
+                if inbox.isWaiting || inbox.isDozing { inbox.wokenAt = Self.now() }
                 if inbox.isWaiting {
                     inbox.isWaiting = false
                     _ = libcurl_multi_wakeup(multi)
+                }
+                if inbox.isDozing {
+                    inbox.isDozing = false
+                    dozeBell.lock()
+                    dozeBell.signal()
+                    dozeBell.unlock()
                 }
                 return true
             }
@@ -211,13 +212,16 @@
             var active: Int32 = 0
             var ready: Int32 = 0
             while true {
-                let commands = inbox.withLock { inbox in
+                let (commands, wokenAt) = inbox.withLock { inbox in
                     inbox.isWaiting = false
                     inboxHasCommands.store(false, ordering: .relaxed)
-                    defer { inbox.commands.removeAll(keepingCapacity: true) }
-                    return inbox.commands
+                    defer {
+                        inbox.commands.removeAll(keepingCapacity: true)
+                        inbox.wokenAt = nil
+                    }
+                    return (inbox.commands, inbox.wokenAt)
                 }
-                if !commands.isEmpty && idleSpin.isIdle { idleSpin.tookCommands(at: Self.now()) }
+                if !commands.isEmpty && idleSpin.isIdle { idleSpin.tookCommands(at: wokenAt ?? Self.now()) }
                 for (index, command) in commands.enumerated() {
                     switch command {
                     case .start(let exchange, let continuation): exchange.start(continuation)
@@ -245,10 +249,12 @@
                     admit(admission.completed(easy, multiplexed: multiplexed(easy)))
                     exchange.complete(result)
                 }
-                if completed && idleSpin.budget > 0 && running.isEmpty && yielded.isEmpty,
-                    case .spin(let deadline) = idleSpin.ranOutOfTransfers(at: Self.now())
-                {
-                    spin(until: deadline)
+                if completed && idleSpin.budget > 0 && running.isEmpty && yielded.isEmpty {
+                    switch idleSpin.ranOutOfTransfers(at: Self.now()) {
+                    case .spin(let deadline): spin(until: deadline)
+                    case .doze(let wake, let deadline): doze(until: wake, thenSpinUntil: deadline)
+                    case .wait: break
+                    }
                 }
                 // A transfer that yielded may have its last bytes held by libcurl and none on its socket,
                 // and a command taken while the loop ran had no wake-up: no waiting for the socket then.
@@ -262,16 +268,6 @@
                 _ = libcurl_multi_poll(multi, wait ? 1000 : 0, &ready)
             }
         }
-
-        /// Looks at the inbox until `deadline` (``CurlIdleSpin``), and stops at the first command.
-        private func spin(until deadline: UInt64) {
-            while Self.now() < deadline {
-                if inboxHasCommands.load(ordering: .acquiring) { return }
-            }
-        }
-
-        /// A monotonic clock in nanoseconds, for ``CurlIdleSpin``: read only around an idle stretch.
-        private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
         private func close(refusing unrun: ArraySlice<Command>) {
             isClosing = true

@@ -91,9 +91,10 @@ extension CurlTransport {
         /// How long a loop whose transfers all ended keeps looking for the next call before it
         /// sleeps: a caller making calls one after another then finds it awake, and its call skips a
         /// thread wake-up (measured: 1.16–1.29× sequential requests a second, `Benchmarks/README.md`).
-        /// A loop spins only while calls come that soon: after a call that came later, it sleeps at
-        /// once until one comes early again, so an idle transport burns no CPU. At most 1 ms counts;
-        /// `.zero` never spins.
+        /// When the last call came later than that but within ten times as long (a caller decoding a
+        /// large body between calls), the loop sleeps on a timer until just before the next is due,
+        /// then looks for it for this long. After a longer gap it sleeps until a call wakes it, so an
+        /// idle transport burns no CPU. At most 1 ms counts; `.zero` never spins.
         ///
         /// The default is 100 µs.
         ///
