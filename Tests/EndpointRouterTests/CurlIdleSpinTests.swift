@@ -37,19 +37,37 @@
             }
         }
 
-        /// After a call that came later than the budget, the loop sleeps until half a budget before
-        /// the next is due and spins for a budget; after one later than ten budgets, it waits.
-        @Test func aLaterCallIsMetByADozeThenASpin() {
+        /// After calls that came later than the budget, the loop sleeps until half a budget before
+        /// the next is due (the shorter of the last two gaps) and spins for a budget; after ones later
+        /// than ten budgets, it waits.
+        @Test func laterCallsAreMetByADozeThenASpin() {
             var spin = CurlIdleSpin(budget: .microseconds(100))
             _ = spin.ranOutOfTransfers(at: 0)
             spin.tookCommands(at: 250_000)
             #expect(spin.ranOutOfTransfers(at: 1_000_000) == .doze(until: 1_200_000, thenSpinUntil: 1_300_000))
-            spin.tookCommands(at: 1_000_000 + 1_000_000)
-            #expect(spin.ranOutOfTransfers(at: 3_000_000) == .doze(until: 3_950_000, thenSpinUntil: 4_050_000))
-            spin.tookCommands(at: 3_000_000 + 1_000_001)
-            #expect(spin.ranOutOfTransfers(at: 5_000_000) == .wait)
-            spin.tookCommands(at: 5_000_000 + 40_000)
-            #expect(spin.ranOutOfTransfers(at: 6_000_000) == .spin(until: 6_100_000))
+            spin.tookCommands(at: 1_000_000 + 300_000)
+            #expect(spin.ranOutOfTransfers(at: 2_000_000) == .doze(until: 2_200_000, thenSpinUntil: 2_300_000))
+            spin.tookCommands(at: 2_000_000 + 1_000_000)
+            #expect(spin.ranOutOfTransfers(at: 4_000_000) == .doze(until: 4_250_000, thenSpinUntil: 4_350_000))
+            spin.tookCommands(at: 4_000_000 + 1_000_000)
+            #expect(spin.ranOutOfTransfers(at: 6_000_000) == .doze(until: 6_950_000, thenSpinUntil: 7_050_000))
+            spin.tookCommands(at: 6_000_000 + 1_000_001)
+            #expect(spin.ranOutOfTransfers(at: 8_000_000) == .doze(until: 8_950_000, thenSpinUntil: 9_050_000))
+            spin.tookCommands(at: 8_000_000 + 5_000_000)
+            #expect(spin.ranOutOfTransfers(at: 14_000_000) == .wait)
+            spin.tookCommands(at: 14_000_000 + 40_000)
+            #expect(spin.ranOutOfTransfers(at: 15_000_000) == .spin(until: 15_100_000))
+        }
+
+        /// One late call among quick ones keeps the spin: the quick one before it is still expected.
+        @Test func oneLateCallAmongQuickOnesKeepsTheSpin() {
+            var spin = CurlIdleSpin(budget: .microseconds(100))
+            _ = spin.ranOutOfTransfers(at: 0)
+            spin.tookCommands(at: 40_000)
+            _ = spin.ranOutOfTransfers(at: 1_000_000)
+            spin.tookCommands(at: 1_000_000 + 180_000)
+            #expect(spin.expectedGap == 40_000)
+            #expect(spin.ranOutOfTransfers(at: 2_000_000) == .spin(until: 2_100_000))
         }
 
         /// A command posted just before the stretch began (its time earlier than the stretch's

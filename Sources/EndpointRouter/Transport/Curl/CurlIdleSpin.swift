@@ -39,6 +39,17 @@
         /// How long the last idle stretch lasted: until the command came (the loop gives the time a
         /// command woke it, not the later one it took it at); `nil` until one ended. The first spin is the probe.
         private(set) var lastGap: UInt64?
+        /// The stretch before the last one, `nil` until two ended.
+        private(set) var gapBefore: UInt64?
+
+        /// When the next call is expected after the loop runs out of transfers: the shorter of the
+        /// last two gaps, so that one late call among quick ones (a caller's thread slow to wake)
+        /// does not turn a spin that catches the quick ones into a doze they would have to wake.
+        var expectedGap: UInt64? {
+            guard let lastGap else { return nil }
+            guard let gapBefore else { return lastGap }
+            return min(lastGap, gapBefore)
+        }
 
         /// The longest spin taken: a longer one burns a core for a gain a wake-up (tens of
         /// microseconds) no longer dominates.
@@ -61,14 +72,14 @@
 
         /// The loop's last transfer ended at `now` and no command waits.
         ///
-        /// The next call is expected as long after `now` as the last one came: within the budget,
+        /// The next call is expected as long after `now` as the last calls came (``expectedGap``): within the budget,
         /// the loop spins for it; later (a caller decoding a large body between calls), it sleeps
         /// until half a budget before then and spins for a budget, so that it is awake when the
         /// call comes for at most a budget of CPU; much later, or never before, it just waits.
         mutating func ranOutOfTransfers(at now: UInt64) -> Action {
             state = .idle(since: now)
             guard budget > 0 else { return .wait }
-            guard let gap = lastGap, gap > budget else { return .spin(until: now &+ budget) }
+            guard let gap = expectedGap, gap > budget else { return .spin(until: now &+ budget) }
             guard gap <= Self.dozeHorizon &* budget else { return .wait }
             let early = gap &- budget / 2
             return .doze(until: now &+ early, thenSpinUntil: now &+ early &+ budget)
@@ -79,6 +90,7 @@
             guard case .idle(let since) = state else { return }
             state = .busy
             // A command posted just before the stretch began is taken after it: no gap, not a wrap.
+            gapBefore = lastGap
             lastGap = now > since ? now &- since : 0
         }
 
