@@ -37,22 +37,22 @@
             }
         }
 
-        /// After calls that came later than the budget, the loop sleeps until half a budget before
-        /// the next is due (the shorter of the last two gaps) and spins for a budget; after ones later
-        /// than ten budgets, it waits.
+        /// After calls that came later than the budget, the loop sleeps until a budget before the
+        /// next is due (the shorter of the last two gaps) and spins until half a budget after; after
+        /// ones later than ten budgets, it waits.
         @Test func laterCallsAreMetByADozeThenASpin() {
             var spin = CurlIdleSpin(budget: .microseconds(100))
             _ = spin.ranOutOfTransfers(at: 0)
             spin.tookCommands(at: 250_000)
-            #expect(spin.ranOutOfTransfers(at: 1_000_000) == .doze(until: 1_200_000, thenSpinUntil: 1_300_000))
+            #expect(spin.ranOutOfTransfers(at: 1_000_000) == .doze(until: 1_150_000, thenSpinUntil: 1_300_000))
             spin.tookCommands(at: 1_000_000 + 300_000)
-            #expect(spin.ranOutOfTransfers(at: 2_000_000) == .doze(until: 2_200_000, thenSpinUntil: 2_300_000))
+            #expect(spin.ranOutOfTransfers(at: 2_000_000) == .doze(until: 2_150_000, thenSpinUntil: 2_300_000))
             spin.tookCommands(at: 2_000_000 + 1_000_000)
-            #expect(spin.ranOutOfTransfers(at: 4_000_000) == .doze(until: 4_250_000, thenSpinUntil: 4_350_000))
+            #expect(spin.ranOutOfTransfers(at: 4_000_000) == .doze(until: 4_200_000, thenSpinUntil: 4_350_000))
             spin.tookCommands(at: 4_000_000 + 1_000_000)
-            #expect(spin.ranOutOfTransfers(at: 6_000_000) == .doze(until: 6_950_000, thenSpinUntil: 7_050_000))
+            #expect(spin.ranOutOfTransfers(at: 6_000_000) == .doze(until: 6_900_000, thenSpinUntil: 7_050_000))
             spin.tookCommands(at: 6_000_000 + 1_000_001)
-            #expect(spin.ranOutOfTransfers(at: 8_000_000) == .doze(until: 8_950_000, thenSpinUntil: 9_050_000))
+            #expect(spin.ranOutOfTransfers(at: 8_000_000) == .doze(until: 8_900_000, thenSpinUntil: 9_050_000))
             spin.tookCommands(at: 8_000_000 + 5_000_000)
             #expect(spin.ranOutOfTransfers(at: 14_000_000) == .wait)
             spin.tookCommands(at: 14_000_000 + 40_000)
@@ -101,8 +101,8 @@
         }
 
         /// A call that comes while the loop dozes is taken at once, not when the doze ends. The loop
-        /// learns a gap of 9 ms (1 ms budget: it then dozes until 8.5 ms into the next idle stretch);
-        /// a call made 1 ms into it would wait about 7.5 ms more if the doze were not woken. Median
+        /// learns a gap of 9 ms (1 ms budget: it then dozes until 8 ms into the next idle stretch);
+        /// a call made 1 ms into it would wait about 7 ms more if the doze were not woken. Median
         /// of five such calls, so that one slow moment of a busy machine does not decide.
         @Test func aCallDuringADozeIsTakenAtOnce() async throws {
             let server = try TestServer { _ in .json("{}") }

@@ -7,9 +7,8 @@
     /// a thread wake-up, which the raw single-threaded libcurl loop never pays. Spinning for a moment
     /// catches the call instead (measured: 1.16–1.29× sequential requests a second). A caller that
     /// takes longer between calls (decoding a 100-item list: about 250 µs) is met by a doze: the loop
-    /// sleeps on a timer until half a budget before the call is due, then spins for a budget, so it
-    /// is awake when the call comes for at most a budget of CPU (issue 41: 1.10× such calls a second,
-    /// the same CPU per call). After a gap of more than ten budgets the loop just sleeps, so a
+    /// sleeps on a timer until a budget before the call is due, then spins, so it is awake when the
+    /// call comes (issue 41's seventh pass, `Benchmarks/README.md`). After a gap of more than ten budgets the loop just sleeps, so a
     /// transport that carries a call now and then burns no CPU waiting for one.
     ///
     /// Times are nanoseconds of a monotonic clock, given by the loop, so that every transition is
@@ -27,7 +26,7 @@
             /// Look at the inbox until this instant, then wait.
             case spin(until: UInt64)
             /// Sleep until `wake` (a command wakes it sooner), then look at the inbox until `until`,
-            /// then wait: the next call is expected about halfway between the two.
+            /// then wait: the next call is expected a budget after `wake`.
             case doze(until: UInt64, thenSpinUntil: UInt64)
             /// Sleep in `curl_multi_poll` at once.
             case wait
@@ -74,15 +73,17 @@
         ///
         /// The next call is expected as long after `now` as the last calls came (``expectedGap``): within the budget,
         /// the loop spins for it; later (a caller decoding a large body between calls), it sleeps
-        /// until half a budget before then and spins for a budget, so that it is awake when the
-        /// call comes for at most a budget of CPU; much later, or never before, it just waits.
+        /// until a budget before then and spins until half a budget after, so that it is awake when
+        /// the call comes for at most one and a half budgets of CPU. A budget early, not half: a
+        /// timed wait ends some tens of microseconds late on a virtual machine, and woken half a
+        /// budget early the loop missed enough calls to lose most of the gain (`Benchmarks/README.md`,
+        /// issue 41's seventh pass). Much later, it just waits.
         mutating func ranOutOfTransfers(at now: UInt64) -> Action {
             state = .idle(since: now)
             guard budget > 0 else { return .wait }
             guard let gap = expectedGap, gap > budget else { return .spin(until: now &+ budget) }
             guard gap <= Self.dozeHorizon &* budget else { return .wait }
-            let early = gap &- budget / 2
-            return .doze(until: now &+ early, thenSpinUntil: now &+ early &+ budget)
+            return .doze(until: now &+ gap &- budget, thenSpinUntil: now &+ gap &+ budget / 2)
         }
 
         /// The loop took commands that came at `now`: an idle stretch, if one was running, ends here.
