@@ -100,36 +100,6 @@
             }
         }
 
-        /// A call that comes while the loop dozes is taken at once, not when the doze ends. The loop
-        /// learns a gap of 9 ms (1 ms budget: it then dozes until 8 ms into the next idle stretch);
-        /// a call made 1 ms into it would wait about 7 ms more if the doze were not woken. Median
-        /// of five such calls, so that one slow moment of a busy machine does not decide.
-        @Test func aCallDuringADozeIsTakenAtOnce() async throws {
-            let server = try TestServer { _ in .json("{}") }
-            defer { server.stop() }
-            var configuration = CurlTransport.Configuration()
-            configuration.loopCount = 1
-            configuration.idleSpin = .milliseconds(1)
-            let transport = try CurlTransport(configuration: configuration)
-            defer { transport.shutdown() }
-            let clock = ContinuousClock()
-            var early: [Duration] = []
-            for round in 0..<5 {
-                for index in 0..<3 {
-                    _ = await CurlLoopGroupTests.get(server, "t\(round)-\(index)", on: transport)
-                    try await Task.sleep(for: .milliseconds(9))
-                }
-                _ = await CurlLoopGroupTests.get(server, "d\(round)", on: transport)
-                try await Task.sleep(for: .milliseconds(1))
-                let start = clock.now
-                let result = await CurlLoopGroupTests.get(server, "e\(round)", on: transport)
-                early.append(clock.now - start)
-                #expect((try? result.get()) == 200, "\(result)")
-            }
-            let median = early.sorted()[2]
-            #expect(median < .milliseconds(5), "calls made during a doze took \(early)")
-        }
-
         /// A loop asleep in `curl_multi_poll` (which it leaves by itself only after a second) is woken
         /// by the next call at once, whether it spun first or not, and one spinning takes the call
         /// without a wake-up. 30 calls in a row in well under the second a missed wake-up would cost
