@@ -8,8 +8,9 @@
     /// catches the call instead (measured: 1.16–1.29× sequential requests a second). A caller that
     /// takes longer between calls (decoding a 100-item list: about 250 µs) is met by a doze: the loop
     /// sleeps on a timer until a budget before the call is due, then spins, so it is awake when the
-    /// call comes (issue 41's seventh pass, `Benchmarks/README.md`). After a gap of more than ten budgets the loop just sleeps, so a
-    /// transport that carries a call now and then burns no CPU waiting for one.
+    /// call comes (issue 41's seventh pass, `Benchmarks/README.md`). After a gap of more than ten
+    /// budgets the loop just sleeps, so a transport that carries a call now and then burns no CPU
+    /// waiting for one.
     ///
     /// Times are nanoseconds of a monotonic clock, given by the loop, so that every transition is
     /// tested without a clock or a thread.
@@ -25,8 +26,9 @@
         enum Action: Equatable {
             /// Look at the inbox until this instant, then wait.
             case spin(until: UInt64)
-            /// Sleep until `wake` (a command wakes it sooner), then look at the inbox until `until`,
-            /// then wait: the next call is expected a budget after `wake`.
+            /// Sleep until the first instant (a command wakes it sooner), then look at the inbox
+            /// until the second (`thenSpinUntil`), then wait: the next call is expected a budget
+            /// after the first.
             case doze(until: UInt64, thenSpinUntil: UInt64)
             /// Sleep in `curl_multi_poll` at once.
             case wait
@@ -36,7 +38,8 @@
         let budget: UInt64
         private(set) var state: State = .busy
         /// How long the last idle stretch lasted: until the command came (the loop gives the time a
-        /// command woke it, not the later one it took it at); `nil` until one ended. The first spin is the probe.
+        /// command woke it, not the later one it took it at); `nil` until one ended. The first spin
+        /// is the probe.
         private(set) var lastGap: UInt64?
         /// The stretch before the last one, `nil` until two ended.
         private(set) var gapBefore: UInt64?
@@ -71,8 +74,8 @@
 
         /// The loop's last transfer ended at `now` and no command waits.
         ///
-        /// The next call is expected as long after `now` as the last calls came (``expectedGap``): within the budget,
-        /// the loop spins for it; later (a caller decoding a large body between calls), it sleeps
+        /// The next call is expected as long after `now` as the last calls came (``expectedGap``):
+        /// within the budget, the loop spins for it; later (a caller decoding a large body between calls), it sleeps
         /// until a budget before then and spins until half a budget after, so that it is awake when
         /// the call comes for at most one and a half budgets of CPU. A budget early, not half: a
         /// timed wait ends some tens of microseconds late on a virtual machine, and woken half a
@@ -90,8 +93,8 @@
         mutating func tookCommands(at now: UInt64) {
             guard case .idle(let since) = state else { return }
             state = .busy
-            // A command posted just before the stretch began is taken after it: no gap, not a wrap.
             gapBefore = lastGap
+            // A command posted just before the stretch began is taken after it: no gap, not a wrap.
             lastGap = now > since ? now &- since : 0
         }
 

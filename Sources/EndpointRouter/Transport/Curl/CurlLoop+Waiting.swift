@@ -33,6 +33,9 @@
         /// A command posted while the loop dozes rings ``dozeBell`` (see `post(_:)`): the flag is set
         /// under the inbox's lock, where `post` reads it, and the wait checks for commands under the
         /// bell's lock, which `post` takes to ring it, so no command is left waiting for the doze to end.
+        /// The timed wait's deadline is on the wall clock: a clock set back mid-doze lengthens that
+        /// wait, which costs nothing but the spin, since a dozing loop has no transfer and every
+        /// command rings it.
         func doze(until wake: UInt64, thenSpinUntil deadline: UInt64) {
             let dozing = inbox.withLock { inbox in
                 guard inbox.commands.isEmpty else { return false }
