@@ -7,6 +7,7 @@ answers more requests per second); latencies are the median over the rounds of e
 p50 and p99 (per request, microseconds or milliseconds).
 
 Usage: load-table.py results.jsonl
+       (with side raw-curl-events among the results, first a table of it against raw-curl)
        load-table.py --compare results.jsonl BEFORE_NAME AFTER_NAME   (`Benchmarks/load --compare`:
        per scenario, the throughput ratio after / before of each round and its median, and each
        revision's p50 and p99, medians over the rounds)
@@ -51,7 +52,11 @@ def read(path, key):
 
 
 def main(path):
-    table, _ = read(path, lambda entry: entry["result"]["side"])
+    table, sides = read(path, lambda entry: entry["result"]["side"])
+    if "raw-curl-events" in sides:
+        events(table)
+    if "library" not in sides:
+        return
     rounds = max((len(r) for r in table.values()), default=0)
     print(f"Medians over {rounds} round(s); min–max in brackets. Ratios: library ÷ other, requests per second.")
     print()
@@ -79,6 +84,32 @@ def main(path):
             faults = " / ".join(spread(field(s, "minorFaultsPerRequest"), 2) for s in ("library", "ahc-tuned"))
             print(f"| {PROTOCOLS[protocol]} | {scenario} | {statistics.median(rps):,.0f} | {spread(ratios('ahc-tuned'))} "
                   f"| {spread(ratios('raw-curl'))} | {spread(ratios('urlsession'))} | {p50} | {p99} | {cpu} | {faults} |")
+
+
+def events(table):
+    """Issue 41, eighth pass: the raw loop on libcurl's event API (`raw-curl-events`) against the
+    same loop on `curl_multi_poll` (`raw-curl`), each round's ratio taken between the two."""
+    print("raw-curl-events ÷ raw-curl, requests per second; median over the rounds (min–max).")
+    print()
+    print("| protocol | scenario | events ÷ poll | p99 poll / events | CPU µs/req poll / events |")
+    print("|---|---|---:|---|---|")
+    for protocol in PROTOCOLS:
+        for scenario in SCENARIOS:
+            by_round = table.get((protocol, scenario))
+            if not by_round:
+                continue
+            ratios = [r["raw-curl-events"]["requestsPerSecond"] / r["raw-curl"]["requestsPerSecond"]
+                      for r in by_round.values() if "raw-curl" in r and "raw-curl-events" in r]
+            if not ratios:
+                continue
+
+            def field(side, name):
+                return [r[side][name] for r in by_round.values() if name in r.get(side, {})]
+
+            p99 = " / ".join(latency(field(s, "p99Microseconds")) for s in ("raw-curl", "raw-curl-events"))
+            cpu = " / ".join(spread(field(s, "cpuMicrosecondsPerRequest"), 0) for s in ("raw-curl", "raw-curl-events"))
+            print(f"| {PROTOCOLS[protocol]} | {scenario} | {spread(ratios)} | {p99} | {cpu} |")
+    print()
 
 
 def compare(path, before_name, after_name):

@@ -13,7 +13,10 @@ import Foundation
 /// URLSession's), so that 64 calls in flight share the same number of connections on every side.
 public final class RawLibcurl: @unchecked Sendable {
     /// The process's loop; `nil` when libcurl.so.4 cannot be opened.
-    public static let shared: RawLibcurl? = rawcurl_open() == 0 ? RawLibcurl() : nil
+    public static let shared: RawLibcurl? = rawcurl_open() == 0 ? RawLibcurl(events: false) : nil
+    /// The same loop driven by libcurl's event API (`curl_multi_socket_action` over epoll, issue 41's
+    /// experiment): libcurl acts only on the sockets that are ready.
+    public static let events: RawLibcurl? = rawcurl_open() == 0 ? RawLibcurl(events: true) : nil
 
     /// One transfer, retained by libcurl's `CURLOPT_PRIVATE` / `CURLOPT_WRITEDATA` until it ends.
     final class Transfer {
@@ -31,13 +34,21 @@ public final class RawLibcurl: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer
+    /// The event loop's state (`rawcurl_events_init`), or `nil` for the `curl_multi_poll` loop.
+    private let events: UnsafeMutableRawPointer?
     private let lock = NSLock()
     /// Transfers handed over and not yet added to the multi handle; under `lock`.
     private var handedOver: [Transfer] = []
 
-    private init?() {
+    private init?(events: Bool) {
         guard let multi = rawcurl_multi_init() else { return nil }
         self.multi = multi
+        if events {
+            guard let state = rawcurl_events_init(multi) else { return nil }
+            self.events = state
+        } else {
+            self.events = nil
+        }
         _ = rawcurl_multi_set_long(multi, RAWCURL_MOPT_MAX_HOST_CONNECTIONS, 6)
         let thread = Thread { [self] in run() }
         thread.name = "RawLibcurl"
@@ -71,7 +82,7 @@ public final class RawLibcurl: @unchecked Sendable {
             lock.lock()
             handedOver.append(transfer)
             lock.unlock()
-            _ = rawcurl_multi_wakeup(multi)
+            if let events { rawcurl_events_wake(events) } else { _ = rawcurl_multi_wakeup(multi) }
         }
         return (status, body)
     }
@@ -84,7 +95,11 @@ public final class RawLibcurl: @unchecked Sendable {
             handedOver.removeAll(keepingCapacity: true)
             lock.unlock()
             for transfer in added { _ = rawcurl_multi_add(multi, transfer.easy) }
-            _ = rawcurl_multi_perform(multi, &running)
+            if let events {
+                rawcurl_events_run(events, 1000)
+            } else {
+                _ = rawcurl_multi_perform(multi, &running)
+            }
             var code: Int32 = 0
             while let easy = rawcurl_multi_finished(multi, &code) {
                 guard let user = rawcurl_private(easy) else { continue }
@@ -101,7 +116,7 @@ public final class RawLibcurl: @unchecked Sendable {
                     continuation?.resume(throwing: URLError(.networkConnectionLost, userInfo: ["CURLcode": code]))
                 }
             }
-            _ = rawcurl_multi_poll(multi, 1000)
+            if events == nil { _ = rawcurl_multi_poll(multi, 1000) }
         }
     }
 }
@@ -125,9 +140,13 @@ public enum RawCurlCalls {
     static let decoder = JSONDecoder()
     static let encoder = JSONEncoder()
 
-    static func perform(_ url: String, postBody: Data? = nil, headers: [String] = [], underRules: Bool) async throws -> (
-        status: Int, body: Data
-    ) {
+    static func perform(
+        _ url: String, postBody: Data? = nil, headers: [String] = [], underRules: Bool, events: Bool = false
+    ) async throws -> (status: Int, body: Data) {
+        if events {
+            guard let loop = RawLibcurl.events else { throw URLError(.cannotLoadFromNetwork) }
+            return try await loop.perform(url: url, postBody: postBody, headers: headers)
+        }
         if underRules {
             guard let loop = RawLibcurlUnderRules.shared else { throw URLError(.cannotLoadFromNetwork) }
             return try await loop.perform(url: url, postBody: postBody, headers: headers)
@@ -137,17 +156,20 @@ public enum RawCurlCalls {
     }
 
     /// GETs `endpoint`'s path and decodes `T`.
-    public static func get<T: Decodable>(_ endpoint: NginxAPI, as type: T.Type, underRules: Bool = false) async throws -> T {
-        let (status, body) = try await perform("\(benchmarkBaseURL)/\(NginxAPI.paths[endpoint])", underRules: underRules)
+    public static func get<T: Decodable>(
+        _ endpoint: NginxAPI, as type: T.Type, underRules: Bool = false, events: Bool = false
+    ) async throws -> T {
+        let (status, body) = try await perform(
+            "\(benchmarkBaseURL)/\(NginxAPI.paths[endpoint])", underRules: underRules, events: events)
         guard status == 200 else { throw URLError(.badServerResponse) }
         return try decoder.decode(T.self, from: body)
     }
 
     /// POSTs the 60-byte JSON body to `/todos` and decodes the created ``Todo``.
-    public static func create(underRules: Bool = false) async throws -> Todo {
+    public static func create(underRules: Bool = false, events: Bool = false) async throws -> Todo {
         let (status, body) = try await perform(
             "\(benchmarkBaseURL)/todos", postBody: try encoder.encode(NewTodo()), headers: ["Content-Type: application/json"],
-            underRules: underRules)
+            underRules: underRules, events: events)
         guard status == 201 else { throw URLError(.badServerResponse) }
         return try decoder.decode(Todo.self, from: body)
     }

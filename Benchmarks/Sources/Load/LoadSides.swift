@@ -17,6 +17,9 @@ enum LoadSide: String, CaseIterable {
     case library
     /// The raw single-loop libcurl multi client of `RawLibcurl` and one `JSONDecoder`.
     case rawCurl = "raw-curl"
+    /// The same raw client on libcurl's event API (`curl_multi_socket_action` over epoll): issue 41's
+    /// measure of what that API would give the library's loops.
+    case rawCurlEvents = "raw-curl-events"
     /// AsyncHTTPClient tuned as the issue's acceptance harness did: an `HTTPClient` of its own on
     /// the shared event-loop group (one loop per core), 64 HTTP/1.1 connections per host.
     case ahcTuned = "ahc-tuned"
@@ -33,6 +36,9 @@ enum LoadSide: String, CaseIterable {
         case (.rawCurl, .small): { _ = try await RawCurlCalls.get(.small, as: Todo.self) }
         case (.rawCurl, .list100): { _ = try await RawCurlCalls.get(.list100, as: [Todo].self) }
         case (.rawCurl, .post): { _ = try await RawCurlCalls.create() }
+        case (.rawCurlEvents, .small): { _ = try await RawCurlCalls.get(.small, as: Todo.self, events: true) }
+        case (.rawCurlEvents, .list100): { _ = try await RawCurlCalls.get(.list100, as: [Todo].self, events: true) }
+        case (.rawCurlEvents, .post): { _ = try await RawCurlCalls.create(events: true) }
         case (.ahcTuned, .small): { _ = try await tunedAHC.get(.small, as: Todo.self) }
         case (.ahcTuned, .list100): { _ = try await tunedAHC.get(.list100, as: [Todo].self) }
         case (.ahcTuned, .post): { _ = try await tunedAHC.create() }

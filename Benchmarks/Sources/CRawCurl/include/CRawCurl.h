@@ -57,6 +57,13 @@ int rawcurl_multi_wakeup(void *multi);
 /// The next finished transfer: its handle, with its CURLcode in `code`; NULL when none is left.
 void *rawcurl_multi_finished(void *multi, int *code);
 
+/// The event-driven loop (curl_multi_socket_action over epoll): set up on `multi` (NULL on failure),
+/// woken from any thread, and run once: waits up to `timeout_ms` (less when libcurl's timer is due
+/// sooner), then lets libcurl act on each ready socket and on its timer.
+void *rawcurl_events_init(void *multi);
+void rawcurl_events_wake(void *events);
+void rawcurl_events_run(void *events, int timeout_ms);
+
 void *rawcurl_list_append(void *list, const char *line);
 void rawcurl_list_free(void *list);
 
