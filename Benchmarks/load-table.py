@@ -36,6 +36,11 @@ def latency(values):
     return f"{median / 1000:.2f} ms" if median >= 1000 else f"{median:.0f} µs"
 
 
+def field(by_round, side, name):
+    """`side`'s value of `name` in each round that has it (`side`: a revision in `--compare`)."""
+    return [r[side][name] for r in by_round.values() if name in r.get(side, {})]
+
+
 def read(path, key):
     """The results in `path` as (protocol, scenario) -> round -> key(entry) -> result, and the
     sides they ran: `key` tells apart the results of one round (the side, or the revision in
@@ -74,14 +79,11 @@ def main(path):
                 return [r["library"]["requestsPerSecond"] / r[other]["requestsPerSecond"]
                         for r in by_round.values() if "library" in r and other in r]
 
-            def field(side, name):
-                return [r[side][name] for r in by_round.values() if name in r.get(side, {})]
-
-            rps = field("library", "requestsPerSecond")
-            p50 = " / ".join(latency(field(s, "p50Microseconds")) for s in ("library", "ahc-tuned", "raw-curl"))
-            p99 = " / ".join(latency(field(s, "p99Microseconds")) for s in ("library", "ahc-tuned", "raw-curl"))
-            cpu = " / ".join(spread(field(s, "cpuMicrosecondsPerRequest"), 0) for s in ("library", "ahc-tuned"))
-            faults = " / ".join(spread(field(s, "minorFaultsPerRequest"), 2) for s in ("library", "ahc-tuned"))
+            rps = field(by_round, "library", "requestsPerSecond")
+            p50 = " / ".join(latency(field(by_round, s, "p50Microseconds")) for s in ("library", "ahc-tuned", "raw-curl"))
+            p99 = " / ".join(latency(field(by_round, s, "p99Microseconds")) for s in ("library", "ahc-tuned", "raw-curl"))
+            cpu = " / ".join(spread(field(by_round, s, "cpuMicrosecondsPerRequest"), 0) for s in ("library", "ahc-tuned"))
+            faults = " / ".join(spread(field(by_round, s, "minorFaultsPerRequest"), 2) for s in ("library", "ahc-tuned"))
             print(f"| {PROTOCOLS[protocol]} | {scenario} | {statistics.median(rps):,.0f} | {spread(ratios('ahc-tuned'))} "
                   f"| {spread(ratios('raw-curl'))} | {spread(ratios('urlsession'))} | {p50} | {p99} | {cpu} | {faults} |")
 
@@ -102,12 +104,8 @@ def events(table):
                       for r in by_round.values() if "raw-curl" in r and "raw-curl-events" in r]
             if not ratios:
                 continue
-
-            def field(side, name):
-                return [r[side][name] for r in by_round.values() if name in r.get(side, {})]
-
-            p99 = " / ".join(latency(field(s, "p99Microseconds")) for s in ("raw-curl", "raw-curl-events"))
-            cpu = " / ".join(spread(field(s, "cpuMicrosecondsPerRequest"), 0) for s in ("raw-curl", "raw-curl-events"))
+            p99 = " / ".join(latency(field(by_round, s, "p99Microseconds")) for s in ("raw-curl", "raw-curl-events"))
+            cpu = " / ".join(spread(field(by_round, s, "cpuMicrosecondsPerRequest"), 0) for s in ("raw-curl", "raw-curl-events"))
             print(f"| {PROTOCOLS[protocol]} | {scenario} | {spread(ratios)} | {p99} | {cpu} |")
     print()
 
@@ -130,14 +128,10 @@ def compare(path, before_name, after_name):
                 continue
             ratios = [by_round[n]["after"]["requestsPerSecond"] / by_round[n]["before"]["requestsPerSecond"]
                       for n in sorted(by_round) if {"before", "after"} <= by_round[n].keys()]
-
-            def field(revision, name):
-                return [r[revision][name] for r in by_round.values() if name in r.get(revision, {})]
-
-            p50 = " / ".join(latency(field(r, "p50Microseconds")) for r in ("before", "after"))
-            p99 = " / ".join(latency(field(r, "p99Microseconds")) for r in ("before", "after"))
-            cpu = " / ".join(spread(field(r, "cpuMicrosecondsPerRequest"), 0) for r in ("before", "after"))
-            faults = " / ".join(spread(field(r, "minorFaultsPerRequest"), 2) for r in ("before", "after"))
+            p50 = " / ".join(latency(field(by_round, r, "p50Microseconds")) for r in ("before", "after"))
+            p99 = " / ".join(latency(field(by_round, r, "p99Microseconds")) for r in ("before", "after"))
+            cpu = " / ".join(spread(field(by_round, r, "cpuMicrosecondsPerRequest"), 0) for r in ("before", "after"))
+            faults = " / ".join(spread(field(by_round, r, "minorFaultsPerRequest"), 2) for r in ("before", "after"))
             print(f"| {PROTOCOLS[protocol]} | {scenario} | {' '.join(f'{x:.2f}' for x in ratios) or '–'} "
                   f"| {spread(ratios)} | {p50} | {p99} | {cpu} | {faults} |")
 

@@ -73,7 +73,7 @@ let benchmarks: @Sendable () -> Void = {
         urlSession: { blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl small") { try await RawCurlCalls.get(.small, as: Todo.self) }) },
         rulesCurl: {
-            blackHole(await expectSuccess("raw-curl-rules small") { try await RawCurlCalls.get(.small, as: Todo.self, underRules: true) })
+            blackHole(await expectSuccess("raw-curl-rules small") { try await RawCurlCalls.get(.small, as: Todo.self, on: .underRules) })
         },
         getStyle: {
             blackHole(await expectSuccess("get-style small") { try await GetStyleClient.nginx.send("small.json", as: Todo.self) })
@@ -87,7 +87,7 @@ let benchmarks: @Sendable () -> Void = {
         urlSession: { blackHole(await expectSuccess("raw small") { try await RawURLSession.get(.small, as: Todo.self) }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl small") { try await RawCurlCalls.get(.small, as: Todo.self) }) },
         rulesCurl: {
-            blackHole(await expectSuccess("raw-curl-rules small") { try await RawCurlCalls.get(.small, as: Todo.self, underRules: true) })
+            blackHole(await expectSuccess("raw-curl-rules small") { try await RawCurlCalls.get(.small, as: Todo.self, on: .underRules) })
         },
         getStyle: {
             blackHole(await expectSuccess("get-style small") { try await GetStyleClient.nginx.send("small.json", as: Todo.self) })
@@ -101,7 +101,7 @@ let benchmarks: @Sendable () -> Void = {
         rawCurl: { blackHole(await expectSuccess("raw-curl list100") { try await RawCurlCalls.get(.list100, as: [Todo].self) }) },
         rulesCurl: {
             blackHole(
-                await expectSuccess("raw-curl-rules list100") { try await RawCurlCalls.get(.list100, as: [Todo].self, underRules: true) })
+                await expectSuccess("raw-curl-rules list100") { try await RawCurlCalls.get(.list100, as: [Todo].self, on: .underRules) })
         },
         getStyle: {
             blackHole(await expectSuccess("get-style list100") { try await GetStyleClient.nginx.send("list100.json", as: [Todo].self) })
@@ -113,7 +113,7 @@ let benchmarks: @Sendable () -> Void = {
         rawCurl: { blackHole(await expectSuccess("raw-curl list5000") { try await RawCurlCalls.get(.list5000, as: [Todo].self) }) },
         rulesCurl: {
             blackHole(
-                await expectSuccess("raw-curl-rules list5000") { try await RawCurlCalls.get(.list5000, as: [Todo].self, underRules: true) })
+                await expectSuccess("raw-curl-rules list5000") { try await RawCurlCalls.get(.list5000, as: [Todo].self, on: .underRules) })
         },
         getStyle: {
             blackHole(
@@ -126,7 +126,7 @@ let benchmarks: @Sendable () -> Void = {
         library: { api in blackHole(expectSuccess(await api.create.request(type: Todo.self), "create")) },
         urlSession: { blackHole(await expectSuccess("raw create") { try await RawURLSession.create() }) },
         rawCurl: { blackHole(await expectSuccess("raw-curl create") { try await RawCurlCalls.create() }) },
-        rulesCurl: { blackHole(await expectSuccess("raw-curl-rules create") { try await RawCurlCalls.create(underRules: true) }) },
+        rulesCurl: { blackHole(await expectSuccess("raw-curl-rules create") { try await RawCurlCalls.create(on: .underRules) }) },
         getStyle: {
             blackHole(
                 await expectSuccess("get-style create") {

@@ -134,43 +134,51 @@ private let rawLibcurlWrite: rawcurl_write = { bytes, size, count, user in
 }
 
 /// The raw libcurl baseline of the end-to-end benchmarks: ``RawLibcurl`` and one shared
-/// `JSONDecoder`, the same work per call as ``RawURLSession``; with `underRules: true`, the same
-/// calls on ``RawLibcurlUnderRules`` (a diagnostic).
+/// `JSONDecoder`, the same work per call as ``RawURLSession``; on ``RawCurlLoop/underRules`` or
+/// ``RawCurlLoop/events``, the same calls on another loop (diagnostics).
 public enum RawCurlCalls {
     static let decoder = JSONDecoder()
     static let encoder = JSONEncoder()
 
-    static func perform(
-        _ url: String, postBody: Data? = nil, headers: [String] = [], underRules: Bool, events: Bool = false
-    ) async throws -> (status: Int, body: Data) {
-        if events {
+    static func perform(_ url: String, postBody: Data? = nil, headers: [String] = [], on loop: RawCurlLoop) async throws -> (
+        status: Int, body: Data
+    ) {
+        switch loop {
+        case .poll:
+            guard let loop = RawLibcurl.shared else { throw URLError(.cannotLoadFromNetwork) }
+            return try await loop.perform(url: url, postBody: postBody, headers: headers)
+        case .events:
             guard let loop = RawLibcurl.events else { throw URLError(.cannotLoadFromNetwork) }
             return try await loop.perform(url: url, postBody: postBody, headers: headers)
-        }
-        if underRules {
+        case .underRules:
             guard let loop = RawLibcurlUnderRules.shared else { throw URLError(.cannotLoadFromNetwork) }
             return try await loop.perform(url: url, postBody: postBody, headers: headers)
         }
-        guard let loop = RawLibcurl.shared else { throw URLError(.cannotLoadFromNetwork) }
-        return try await loop.perform(url: url, postBody: postBody, headers: headers)
     }
 
     /// GETs `endpoint`'s path and decodes `T`.
-    public static func get<T: Decodable>(
-        _ endpoint: NginxAPI, as type: T.Type, underRules: Bool = false, events: Bool = false
-    ) async throws -> T {
-        let (status, body) = try await perform(
-            "\(benchmarkBaseURL)/\(NginxAPI.paths[endpoint])", underRules: underRules, events: events)
+    public static func get<T: Decodable>(_ endpoint: NginxAPI, as type: T.Type, on loop: RawCurlLoop = .poll) async throws -> T {
+        let (status, body) = try await perform("\(benchmarkBaseURL)/\(NginxAPI.paths[endpoint])", on: loop)
         guard status == 200 else { throw URLError(.badServerResponse) }
         return try decoder.decode(T.self, from: body)
     }
 
     /// POSTs the 60-byte JSON body to `/todos` and decodes the created ``Todo``.
-    public static func create(underRules: Bool = false, events: Bool = false) async throws -> Todo {
+    public static func create(on loop: RawCurlLoop = .poll) async throws -> Todo {
         let (status, body) = try await perform(
             "\(benchmarkBaseURL)/todos", postBody: try encoder.encode(NewTodo()), headers: ["Content-Type: application/json"],
-            underRules: underRules, events: events)
+            on: loop)
         guard status == 201 else { throw URLError(.badServerResponse) }
         return try decoder.decode(Todo.self, from: body)
     }
+}
+
+/// Which raw libcurl loop ``RawCurlCalls`` uses.
+public enum RawCurlLoop: Sendable {
+    /// ``RawLibcurl/shared``: `curl_multi_perform` and `curl_multi_poll`, the baseline.
+    case poll
+    /// ``RawLibcurl/events``: libcurl's event API over epoll (issue 41, eighth pass).
+    case events
+    /// ``RawLibcurlUnderRules``: the baseline rewritten to keep the transport's rules.
+    case underRules
 }

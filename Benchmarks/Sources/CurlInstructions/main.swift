@@ -27,10 +27,10 @@ let (side, scenario) = (arguments[0], arguments[2])
     case ("library", "post"): _ = expectSuccess(await NginxOnCurl.create.request(type: Todo.self), "create")
     case ("library", "list100"): _ = expectSuccess(await NginxOnCurl.list100.request(type: [Todo].self), "list100")
     case ("library", _): _ = expectSuccess(await NginxOnCurl.small.request(type: Todo.self), "small")
-    case ("rules", "post"): _ = await expectSuccess("create") { try await RawCurlCalls.create(underRules: true) }
+    case ("rules", "post"): _ = await expectSuccess("create") { try await RawCurlCalls.create(on: .underRules) }
     case ("rules", "list100"):
-        _ = await expectSuccess("list100") { try await RawCurlCalls.get(.list100, as: [Todo].self, underRules: true) }
-    case ("rules", _): _ = await expectSuccess("small") { try await RawCurlCalls.get(.small, as: Todo.self, underRules: true) }
+        _ = await expectSuccess("list100") { try await RawCurlCalls.get(.list100, as: [Todo].self, on: .underRules) }
+    case ("rules", _): _ = await expectSuccess("small") { try await RawCurlCalls.get(.small, as: Todo.self, on: .underRules) }
     case (_, "post"): _ = await expectSuccess("create") { try await RawCurlCalls.create() }
     case (_, "list100"): _ = await expectSuccess("list100") { try await RawCurlCalls.get(.list100, as: [Todo].self) }
     default: _ = await expectSuccess("small") { try await RawCurlCalls.get(.small, as: Todo.self) }

@@ -36,9 +36,9 @@ enum LoadSide: String, CaseIterable {
         case (.rawCurl, .small): { _ = try await RawCurlCalls.get(.small, as: Todo.self) }
         case (.rawCurl, .list100): { _ = try await RawCurlCalls.get(.list100, as: [Todo].self) }
         case (.rawCurl, .post): { _ = try await RawCurlCalls.create() }
-        case (.rawCurlEvents, .small): { _ = try await RawCurlCalls.get(.small, as: Todo.self, events: true) }
-        case (.rawCurlEvents, .list100): { _ = try await RawCurlCalls.get(.list100, as: [Todo].self, events: true) }
-        case (.rawCurlEvents, .post): { _ = try await RawCurlCalls.create(events: true) }
+        case (.rawCurlEvents, .small): { _ = try await RawCurlCalls.get(.small, as: Todo.self, on: .events) }
+        case (.rawCurlEvents, .list100): { _ = try await RawCurlCalls.get(.list100, as: [Todo].self, on: .events) }
+        case (.rawCurlEvents, .post): { _ = try await RawCurlCalls.create(on: .events) }
         case (.ahcTuned, .small): { _ = try await tunedAHC.get(.small, as: Todo.self) }
         case (.ahcTuned, .list100): { _ = try await tunedAHC.get(.list100, as: [Todo].self) }
         case (.ahcTuned, .post): { _ = try await tunedAHC.create() }
