@@ -44,7 +44,10 @@ public final class RawLibcurl: @unchecked Sendable {
         guard let multi = rawcurl_multi_init() else { return nil }
         self.multi = multi
         if events {
-            guard let state = rawcurl_events_init(multi) else { return nil }
+            guard let state = rawcurl_events_init(multi) else {
+                rawcurl_multi_cleanup(multi)
+                return nil
+            }
             self.events = state
         } else {
             self.events = nil

@@ -183,11 +183,16 @@ void *rawcurl_events_init(void *multi) {
     events->multi = multi;
     events->epoll = epoll_create1(EPOLL_CLOEXEC);
     events->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (events->epoll < 0 || events->wake < 0) return NULL;
     struct epoll_event event = {0};
     event.events = EPOLLIN;
     event.data.fd = events->wake;
-    epoll_ctl(events->epoll, EPOLL_CTL_ADD, events->wake, &event);
+    if (events->epoll < 0 || events->wake < 0
+        || epoll_ctl(events->epoll, EPOLL_CTL_ADD, events->wake, &event) != 0) {
+        if (events->epoll >= 0) close(events->epoll);
+        if (events->wake >= 0) close(events->wake);
+        free(events);
+        return NULL;
+    }
     // CURLMOPT_SOCKETFUNCTION 20001, SOCKETDATA 10002, TIMERFUNCTION 20004, TIMERDATA 10005.
     curl.multi_setopt(multi, 20001, on_socket);
     curl.multi_setopt(multi, 10002, events);
