@@ -8,7 +8,8 @@
     /// A ``CurlTransport`` of one loop against a local HTTP/1.1 server, with more calls at once than
     /// connections: the loop holds the rest (``CurlAdmissionState``), starts them oldest first, and a
     /// held call ends like a started one when cancelled. A fast endless body holds back only its own
-    /// host's calls. Cancels at every instant are in ``CurlAdmissionCancelTests``.
+    /// host's calls; an HTTP/2 host's first answer releases all of its held calls. Cancels at every
+    /// instant are in ``CurlAdmissionCancelTests``.
     struct CurlAdmissionTests {
         /// A gate the server's handler threads wait on, opened once by the test.
         final class Gate: Sendable {
@@ -198,6 +199,28 @@
             }
             #expect(server.requests.map(\.path).first == "/endless")
             #expect(server.requests.count == 5)
+        }
+
+        /// Over HTTP/2, one connection allowed: a burst of eight calls to a host not seen yet starts one
+        /// and holds seven; that one's answer, over HTTP/2, releases all seven at once, multiplexed on its
+        /// connection. The server answers them only when all seven are in flight together, so a release
+        /// of one at a time (the HTTP/1.1 rule) would leave them to time out.
+        @Test func anHTTP2AnswerReleasesEveryHeldCallOfItsHost() async throws {
+            let pki = try TestPKI.shared()
+            let server = try await EdgeTLSServer.start(.a, pki: pki, options: .init(offersHTTP2: true, http2AnswersTogether: 7))
+            defer { server.stop() }
+            var configuration = CurlTransport.Configuration(maximumConnectionsPerHost: 1)
+            configuration.loopCount = 1
+            configuration.certificateAuthorityFile = pki.authorityCertificate(.a)
+            let transport = try EdgeMatrix.transport(configuration, proxy: .none, through: nil)
+            let results = await withTaskGroup(of: Result<Data, HTTPClientError>.self) { group in
+                for _ in 0..<8 { group.addTask { await EdgeMatrix.call(server.baseURL, transport) } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            for (index, result) in results.enumerated() { EdgeMatrix.expectServersHead(result, "call \(index + 1) of 8") }
+            #expect(server.http2RequestCount == 8, "\(server.log())")
+            #expect(server.log().contains("h2-together 1 7"), "\(server.log())")
+            #expect(server.connectionCount == 1, "\(server.log())")
         }
     }
 #endif

@@ -26,6 +26,11 @@
             var offersHTTP2 = false
             /// No TLS at all: plain HTTP/1.1.
             var plain = false
+            /// Over HTTP/2, when above 0: the first request of a connection is answered after 300 ms,
+            /// and each later one only once this many are waiting, all of them together (logged
+            /// `h2-together N COUNT`). So only calls in flight at once on one connection are answered:
+            /// calls sent one after another wait until the client's 10 s deadline.
+            var http2AnswersTogether = 0
         }
 
         /// The body of every answer.
@@ -59,6 +64,7 @@
             if options.newestTLS12 { arguments.append("tls12") }
             if options.offersHTTP2 { arguments.append("h2") }
             if options.plain { arguments.append("plain") }
+            if options.http2AnswersTogether > 0 { arguments.append("h2-together=\(options.http2AnswersTogether)") }
             let child = try await EdgeChildProcess.start(script: script, arguments: arguments)
             return EdgeTLSServer(child: child, authority: authority, isPlain: options.plain)
         }
@@ -87,6 +93,7 @@
             deadline = time.monotonic() + 60
             folder, certificate, key, client_authority = sys.argv[1:5]
             flags = sys.argv[5:]
+            together = int(next((flag[12:] for flag in flags if flag.startswith("h2-together=")), "0"))
             context = None
             if "plain" not in flags:
                 context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -160,6 +167,9 @@
                     return
                 connection.sendall(frame(4, 0, 0))
                 block = b"\\x8d" + b"\\x10\\x08x-origin\\x06server" + b"\\x0f\\x10\\x0atext/plain"
+                def answer(stream):
+                    connection.sendall(frame(1, 4, stream, block) + frame(0, 1, stream, BODY))
+                answered, waiting = 0, []
                 while time.monotonic() < deadline:
                     head = exactly(connection, 9)
                     kind, flags = head[3], head[4]
@@ -171,7 +181,19 @@
                         connection.sendall(frame(6, 1, 0, payload))
                     elif kind == 1:
                         log("h2-request %d" % number)
-                        connection.sendall(frame(1, 4, stream, block) + frame(0, 1, stream, BODY))
+                        if together == 0:
+                            answer(stream)
+                        elif answered == 0:
+                            time.sleep(0.3)
+                            answer(stream)
+                            answered = 1
+                        else:
+                            waiting.append(stream)
+                            if len(waiting) == together:
+                                log("h2-together %d %d" % (number, together))
+                                for held in waiting:
+                                    answer(held)
+                                waiting = []
             def serve(connection, number):
                 connection.settimeout(10)
                 stream = connection
