@@ -26,7 +26,7 @@ import aggregate  # noqa: E402
 spread = functools.partial(aggregate.spread, empty="–")
 
 PROTOCOLS = {"plain": "plain HTTP/1.1", "tls": "TLS HTTP/1.1", "h2": "TLS HTTP/2"}
-SCENARIOS = ["seq-small", "seq-post", "seq-list100", "conc64-small", "conc256-small"]
+SCENARIOS = ["seq-small", "seq-post", "seq-list100", "conc64-small", "conc256-small", "paced-small"]
 
 
 def latency(values):

@@ -7,9 +7,12 @@ struct LoadWindow: Sendable {
 }
 
 /// Runs `call` from `inFlight` workers until `seconds` have passed; each worker records the
-/// latency of each request it finished (nanoseconds, monotonic clock). Requests started before the
-/// end and finished after it count: the window ends when the last worker stops.
-func drive(_ call: @escaping @Sendable () async throws -> Void, inFlight: Int, seconds: Double) async throws -> LoadWindow {
+/// latency of each request it finished (nanoseconds, monotonic clock), and waits `pause` after it
+/// when there is one (not counted in the latency). Requests started before the end and finished
+/// after it count: the window ends when the last worker stops.
+func drive(
+    _ call: @escaping @Sendable () async throws -> Void, inFlight: Int, pause: Duration? = nil, seconds: Double
+) async throws -> LoadWindow {
     let start = DispatchTime.now().uptimeNanoseconds
     let end = start + UInt64(seconds * 1e9)
     let latencies = try await withThrowingTaskGroup(of: [UInt64].self) { group in
@@ -23,6 +26,10 @@ func drive(_ call: @escaping @Sendable () async throws -> Void, inFlight: Int, s
                     let done = DispatchTime.now().uptimeNanoseconds
                     own.append(done - now)
                     now = done
+                    if let pause {
+                        try await Task.sleep(for: pause)
+                        now = DispatchTime.now().uptimeNanoseconds
+                    }
                 }
                 return own
             }

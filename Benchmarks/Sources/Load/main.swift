@@ -29,9 +29,9 @@ do { try await call() } catch {
     exit(1)
 }
 do {
-    _ = try await drive(call, inFlight: scenario.inFlight, seconds: warmUp)
+    _ = try await drive(call, inFlight: scenario.inFlight, pause: scenario.pause, seconds: warmUp)
     let start = processUsage()
-    let window = try await drive(call, inFlight: scenario.inFlight, seconds: seconds)
+    let window = try await drive(call, inFlight: scenario.inFlight, pause: scenario.pause, seconds: seconds)
     let end = processUsage()
     let report = LoadReport(
         side: side.rawValue, scenario: scenario.rawValue, inFlight: scenario.inFlight, window: window,
