@@ -56,7 +56,7 @@ enum LoadScenario: String, CaseIterable {
     case seqList100 = "seq-list100"
     case conc64Small = "conc64-small"
     case conc256Small = "conc256-small"
-    /// One caller, a small GET every 0.7–0.8 ms (a pause of 0.5 ms after each answer): calls too far
+    /// One caller, a small GET about every 0.8 ms (a pause of 0.5 ms after each answer): calls too far
     /// apart for the loop's idle spin (100 µs) and close enough for its doze (up to ten spins), so
     /// its CPU per request shows what the doze costs. Not in the default scenarios.
     case pacedSmall = "paced-small"
